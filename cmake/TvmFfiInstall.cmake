@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: Apache-2.0
+# TvmFfiInstall.cmake: install layout shared by `cmake --install` and the wheel.
+# Under scikit-build-core CMAKE_INSTALL_PREFIX is the package directory site-packages/tvm_ffi.
+
+include(CMakePackageConfigHelpers)
+
+function(tvm_ffi_install)
+  set(_cmake_dir "share/cmake/tvm_ffi")
+  install(TARGETS tvm_ffi_shared LIBRARY DESTINATION lib RUNTIME DESTINATION lib)
+  if(TARGET tvm_ffi_testing)
+    install(TARGETS tvm_ffi_testing LIBRARY DESTINATION lib RUNTIME DESTINATION lib)
+  endif()
+  install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/" DESTINATION include
+    FILES_MATCHING PATTERN "*.h")
+  install(DIRECTORY "${PROJECT_SOURCE_DIR}/src/ffi/" DESTINATION src/ffi
+    FILES_MATCHING PATTERN "*.h" PATTERN "*.cc")
+  configure_package_config_file(
+    "${PROJECT_SOURCE_DIR}/cmake/tvm_ffi-config.cmake.in"
+    "${PROJECT_BINARY_DIR}/tvm_ffi-config.cmake"
+    INSTALL_DESTINATION "${_cmake_dir}"
+    NO_SET_AND_CHECK_MACRO NO_CHECK_REQUIRED_COMPONENTS_MACRO)
+  # 0.X.Y: a change of X breaks the C ABI, so only the same minor version is compatible.
+  write_basic_package_version_file("${PROJECT_BINARY_DIR}/tvm_ffi-config-version.cmake"
+    VERSION "${PROJECT_VERSION}" COMPATIBILITY SameMinorVersion)
+  install(FILES "${PROJECT_BINARY_DIR}/tvm_ffi-config.cmake"
+    "${PROJECT_BINARY_DIR}/tvm_ffi-config-version.cmake" DESTINATION "${_cmake_dir}")
+endfunction()

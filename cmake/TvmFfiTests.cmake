@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: Apache-2.0
+# TvmFfiTests.cmake: the GoogleTest suite and the pure-C ABI test under tests/cpp.
+
+# tvm_ffi_link_runtime_for_test(<target>): link libtvm_ffi and libtvm_ffi_testing, keeping the
+# testing library even though nothing references it (its static initialisers register functions).
+function(tvm_ffi_link_runtime_for_test target)
+  target_link_options(${target} PRIVATE "LINKER:--no-as-needed")
+  target_link_libraries(${target} PRIVATE tvm_ffi_shared)
+  if(TARGET tvm_ffi_testing)
+    target_link_libraries(${target} PRIVATE tvm_ffi_testing)
+  endif()
+endfunction()
+
+function(tvm_ffi_add_cpp_tests)
+  file(GLOB _sources CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/cpp/*.cc")
+  if(NOT _sources)
+    message(STATUS "tvm_ffi: no tests/cpp/*.cc yet; skipping tvm_ffi_cpp_tests")
+    return()
+  endif()
+  find_package(GTest REQUIRED)
+  add_executable(tvm_ffi_cpp_tests ${_sources})
+  target_compile_options(tvm_ffi_cpp_tests PRIVATE -Wall -Wextra -Werror)
+  tvm_ffi_link_runtime_for_test(tvm_ffi_cpp_tests)
+  target_link_libraries(tvm_ffi_cpp_tests PRIVATE GTest::gtest GTest::gtest_main)
+  include(GoogleTest)
+  gtest_discover_tests(tvm_ffi_cpp_tests DISCOVERY_MODE PRE_TEST PROPERTIES TIMEOUT 300)
+endfunction()
+
+function(tvm_ffi_add_c_tests)
+  file(GLOB _sources CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/cpp/*.c")
+  if(NOT _sources)
+    message(STATUS "tvm_ffi: no tests/cpp/*.c yet; skipping tvm_ffi_c_api_test")
+    return()
+  endif()
+  add_executable(tvm_ffi_c_api_test ${_sources})
+  set_target_properties(tvm_ffi_c_api_test PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON
+    C_EXTENSIONS OFF)
+  target_compile_options(tvm_ffi_c_api_test PRIVATE -Wall -Wextra -Werror)
+  tvm_ffi_link_runtime_for_test(tvm_ffi_c_api_test)
+  add_test(NAME tvm_ffi_c_api_test COMMAND tvm_ffi_c_api_test)
+endfunction()

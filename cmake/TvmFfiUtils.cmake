@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: Apache-2.0
+# TvmFfiUtils.cmake: small per-target settings shared by every library of the project.
+
+# tvm_ffi_configure_library(<target>): hidden visibility and an $ORIGIN rpath.
+function(tvm_ffi_configure_library target)
+  set_target_properties(${target} PROPERTIES
+    CXX_VISIBILITY_PRESET hidden
+    C_VISIBILITY_PRESET hidden
+    VISIBILITY_INLINES_HIDDEN ON
+    POSITION_INDEPENDENT_CODE ON
+    BUILD_RPATH "$ORIGIN"
+    INSTALL_RPATH "$ORIGIN")
+  target_compile_options(${target} PRIVATE -fvisibility=hidden
+    $<$<COMPILE_LANGUAGE:CXX>:-fvisibility-inlines-hidden>)
+endfunction()
+
+# tvm_ffi_enable_sanitizers(): ASan + UBSan on the compile and link line of every target
+# defined after this call in the current directory and below.
+function(tvm_ffi_enable_sanitizers)
+  set(_flags -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  message(STATUS "tvm_ffi: building with ${_flags}")
+  add_compile_options(${_flags})
+  add_link_options(${_flags})
+endfunction()

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: Apache-2.0
+// any.h: AnyView (a borrowed value cell) and Any (an owning value cell).
+#ifndef TVM_FFI_ANY_H_
+#define TVM_FFI_ANY_H_
+
+#include <tvm/ffi/c_api.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/object.h>
+#include <tvm/ffi/string.h>
+#include <tvm/ffi/type_traits.h>
+
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace tvm {
+namespace ffi {
+
+namespace details {
+struct AnyUnsafe;
+
+/// Throws TypeError "Cannot convert from type `<got>` to `<T>`".
+template <typename T>
+[[noreturn]] TVM_FFI_COLD_CODE TVM_FFI_NO_INLINE void ThrowCannotConvert(const TVMFFIAny* cell) {
+  TVM_FFI_THROW(TypeError) << "Cannot convert from type `"
+                           << TypeTraits<T>::GetMismatchTypeInfo(cell) << "` to `"
+                           << TypeTraits<T>::TypeStr() << "`";
+  TVM_FFI_UNREACHABLE();
+}
+
+/// Throws TypeError "Cannot treat type `<got>` as type `<T>`".
+template <typename T>
+[[noreturn]] TVM_FFI_COLD_CODE TVM_FFI_NO_INLINE void ThrowCannotTreat(const TVMFFIAny* cell) {
+  TVM_FFI_THROW(TypeError) << "Cannot treat type `" << TypeTraits<T>::GetMismatchTypeInfo(cell)
+                           << "` as type `" << TypeTraits<T>::TypeStr() << "`";
+  TVM_FFI_UNREACHABLE();
+}
+
+template <typename T>
+inline constexpr bool is_any_v = std::is_same_v<T, Any> || std::is_same_v<T, AnyView>;
+}  // namespace details
+
+/// A borrowed value cell: holds no reference; valid while the value it views lives.
+class AnyView {
+ public:
+  AnyView() { details::ResetPODCell(&data_, TypeIndex::kTVMFFINone); }
+  AnyView(const AnyView&) = default;
+  AnyView& operator=(const AnyView&) = default;
+  AnyView(std::nullptr_t) : AnyView() {}  // NOLINT(*)
+  template <
+      typename T,
+      typename = std::enable_if_t<TypeTraitsNoCR<T>::convert_enabled && !details::is_any_v<T>>>
+  AnyView(const T& other) {  // NOLINT(*)
+    TypeTraitsNoCR<T>::CopyToAnyView(other, &data_);
+  }
+
+  int32_t type_index() const { return data_.type_index; }
+  std::string GetTypeKey() const { return TypeIndexToTypeKey(data_.type_index); }
+  void reset() { details::ResetPODCell(&data_, TypeIndex::kTVMFFINone); }
+  void swap(AnyView& other) noexcept { std::swap(data_, other.data_); }
+
+  /// The value as T when the cell holds exactly a T (no conversion).
+  template <typename T, typename = std::enable_if_t<!std::is_base_of_v<Object, T>>>
+  std::optional<T> as() const {
+    if constexpr (details::is_any_v<T>) {
+      return T(*this);
+    } else {
+      if (!TypeTraits<T>::CheckAnyStrict(&data_)) return std::nullopt;
+      return TypeTraits<T>::CopyFromAnyViewAfterCheck(&data_);
+    }
+  }
+  /// The object as ObjType, or nullptr.
+  template <typename ObjType, typename = std::enable_if_t<std::is_base_of_v<Object, ObjType>>>
+  const ObjType* as() const {
+    if (data_.type_index < TypeIndex::kTVMFFIStaticObjectBegin) return nullptr;
+    if (!details::IsObjectInstance<ObjType>(data_.type_index)) return nullptr;
+    return static_cast<const ObjType*>(details::ObjectUnsafe::FromHandle(data_.v_obj));
+  }
+  /// The value converted to T; TypeError when it cannot be.
+  template <typename T>
+  T cast() const {
+    if constexpr (details::is_any_v<T>) {
+      return T(*this);
+    } else {
+      std::optional<T> value = TypeTraits<T>::TryCastFromAnyView(&data_);
+      if (!value.has_value()) details::ThrowCannotConvert<T>(&data_);
+      return *std::move(value);
+    }
+  }
+  /// The value converted to T, or nullopt.
+  template <typename T>
+  std::optional<T> try_cast() const {
+    if constexpr (details::is_any_v<T>) {
+      return T(*this);
+    } else {
+      return TypeTraits<T>::TryCastFromAnyView(&data_);
+    }
+  }
+  bool operator==(std::nullptr_t) const { return data_.type_index == TypeIndex::kTVMFFINone; }
+  bool operator!=(std::nullptr_t) const { return data_.type_index != TypeIndex::kTVMFFINone; }
+  /// The raw cell.
+  TVMFFIAny CopyToTVMFFIAny() const { return data_; }
+  /// A view of a raw cell.
+  static AnyView CopyFromTVMFFIAny(TVMFFIAny data) {
+    AnyView view;
+    view.data_ = data;
+    return view;
+  }
+
+ protected:
+  TVMFFIAny data_;
+  friend class Any;
+  friend struct details::AnyUnsafe;
+};
+
+/// An owning value cell: holds one strong reference when it holds an object.
+class Any {
+ public:
+  Any() { details::ResetPODCell(&data_, TypeIndex::kTVMFFINone); }
+  Any(std::nullptr_t) : Any() {}  // NOLINT(*)
+  Any(const Any& other) : data_(other.data_) { IncRefIfObject(); }
+  Any(Any&& other) noexcept : data_(other.data_) {
+    details::ResetPODCell(&other.data_, TypeIndex::kTVMFFINone);
+  }
+  /// Owns a copy of a view (strings are copied, rvalue references moved).
+  Any(const AnyView& other) {  // NOLINT(*)
+    int32_t index = other.data_.type_index;
+    if (index >= TypeIndex::kTVMFFIRawStr && index <= TypeIndex::kTVMFFIObjectRValueRef) {
+      TVM_FFI_CHECK_SAFE_CALL(TVMFFIAnyViewToOwnedAny(&other.data_, &data_));
+    } else {
+      data_ = other.data_;
+      IncRefIfObject();
+    }
+  }
+  template <typename T,
+            typename = std::enable_if_t<TypeTraitsNoCR<T>::convert_enabled &&
+                                        !details::is_any_v<std::decay_t<T>>>>
+  Any(T other) {  // NOLINT(*)
+    TypeTraitsNoCR<T>::MoveToAny(std::move(other), &data_);
+  }
+  ~Any() { reset(); }
+  Any& operator=(const Any& other) {
+    Any(other).swap(*this);
+    return *this;
+  }
+  Any& operator=(Any&& other) noexcept {
+    Any(std::move(other)).swap(*this);
+    return *this;
+  }
+  template <typename T, typename = std::enable_if_t<TypeTraitsNoCR<T>::convert_enabled>>
+  Any& operator=(T other) {
+    Any(std::move(other)).swap(*this);
+    return *this;
+  }
+  /// A zero-cost borrowed view.
+  operator AnyView() const { return AnyView::CopyFromTVMFFIAny(data_); }  // NOLINT(*)
+
+  int32_t type_index() const { return data_.type_index; }
+  std::string GetTypeKey() const { return TypeIndexToTypeKey(data_.type_index); }
+  /// Releases the held reference and becomes None.
+  void reset() {
+    if (data_.type_index >= TypeIndex::kTVMFFIStaticObjectBegin) {
+      details::ObjectUnsafe::DecRefObjectHandle(data_.v_obj);
+    }
+    details::ResetPODCell(&data_, TypeIndex::kTVMFFINone);
+  }
+  void swap(Any& other) noexcept { std::swap(data_, other.data_); }
+
+  template <typename T, typename = std::enable_if_t<!std::is_base_of_v<Object, T>>>
+  std::optional<T> as() const& {
+    if constexpr (std::is_same_v<T, Any>) {
+      return *this;
+    } else {
+      return AnyView(*this).as<T>();
+    }
+  }
+  template <typename T, typename = std::enable_if_t<!std::is_base_of_v<Object, T>>>
+  std::optional<T> as() && {
+    if constexpr (std::is_same_v<T, Any>) {
+      return std::move(*this);
+    } else {
+      if (!TypeTraits<T>::CheckAnyStrict(&data_)) return std::nullopt;
+      return TypeTraits<T>::MoveFromAnyAfterCheck(&data_);
+    }
+  }
+  template <typename ObjType, typename = std::enable_if_t<std::is_base_of_v<Object, ObjType>>>
+  const ObjType* as() const {
+    return AnyView(*this).as<ObjType>();
+  }
+  template <typename T>
+  T cast() const& {
+    if constexpr (std::is_same_v<T, Any>) {
+      return *this;
+    } else {
+      return AnyView(*this).cast<T>();
+    }
+  }
+  template <typename T>
+  T cast() && {
+    if constexpr (std::is_same_v<T, Any>) {
+      return std::move(*this);
+    } else if constexpr (std::is_same_v<T, AnyView>) {
+      return AnyView(*this);
+    } else {
+      if (TypeTraits<T>::CheckAnyStrict(&data_))
+        return TypeTraits<T>::MoveFromAnyAfterCheck(&data_);
+      return AnyView(*this).cast<T>();
+    }
+  }
+  template <typename T>
+  std::optional<T> try_cast() const {
+    if constexpr (std::is_same_v<T, Any>) {
+      return *this;
+    } else {
+      return AnyView(*this).try_cast<T>();
+    }
+  }
+  /// The value as T when it holds exactly a T; TypeError otherwise.
+  template <typename T>
+  T as_or_throw() const& {
+    std::optional<T> value = as<T>();
+    if (!value.has_value()) details::ThrowCannotTreat<T>(&data_);
+    return *std::move(value);
+  }
+  template <typename T>
+  T as_or_throw() && {
+    std::optional<T> value = std::move(*this).template as<T>();
+    if (!value.has_value()) details::ThrowCannotTreat<T>(&data_);
+    return *std::move(value);
+  }
+  /// Bitwise identity (same object, or same POD payload).
+  bool same_as(const Any& other) const {
+    return data_.type_index == other.data_.type_index && data_.v_uint64 == other.data_.v_uint64 &&
+           data_.zero_padding == other.data_.zero_padding;
+  }
+  bool same_as(const ObjectRef& other) const {
+    return data_.type_index >= TypeIndex::kTVMFFIStaticObjectBegin &&
+           data_.v_obj == details::ObjectUnsafe::GetHeader(other);
+  }
+  bool operator==(std::nullptr_t) const { return data_.type_index == TypeIndex::kTVMFFINone; }
+  bool operator!=(std::nullptr_t) const { return data_.type_index != TypeIndex::kTVMFFINone; }
+
+ private:
+  void IncRefIfObject() {
+    if (data_.type_index >= TypeIndex::kTVMFFIStaticObjectBegin) {
+      details::ObjectUnsafe::IncRefObjectHandle(data_.v_obj);
+    }
+  }
+  TVMFFIAny data_;
+  friend struct details::AnyUnsafe;
+};
+
+namespace details {
+/// Raw access to the cells of Any and AnyView; for runtime and binding code.
+struct AnyUnsafe {
+  /// Hands the owning cell of any over to the caller; any becomes None.
+  static TVMFFIAny MoveAnyToTVMFFIAny(Any&& any) {
+    TVMFFIAny out = any.data_;
+    ResetPODCell(&any.data_, TypeIndex::kTVMFFINone);
+    return out;
+  }
+  /// Adopts an owning cell; the source becomes None.
+  static Any MoveTVMFFIAnyToAny(TVMFFIAny* data) {
+    Any out;
+    out.data_ = *data;
+    ResetPODCell(data, TypeIndex::kTVMFFINone);
+    return out;
+  }
+  static Any MoveTVMFFIAnyToAny(TVMFFIAny&& data) { return MoveTVMFFIAnyToAny(&data); }
+  template <typename T>
+  static T CopyFromAnyViewAfterCheck(const Any& any) {
+    return TypeTraits<T>::CopyFromAnyViewAfterCheck(&any.data_);
+  }
+  template <typename T>
+  static T MoveFromAnyAfterCheck(Any&& any) {
+    return TypeTraits<T>::MoveFromAnyAfterCheck(&any.data_);
+  }
+  static const TVMFFIAny* TVMFFIAnyPtrFromAny(const Any& any) { return &any.data_; }
+  static const TVMFFIAny* TVMFFIAnyPtrFromAny(const AnyView& any) { return &any.data_; }
+  static TVMFFIAny* MutableTVMFFIAnyPtrFromAny(Any* any) { return &any->data_; }
+};
+
+/// Content view of a string-like cell (SmallStr/Str or SmallBytes/Bytes), else nullopt.
+inline std::optional<TVMFFIByteArray> StringOrBytesContent(const TVMFFIAny* cell) {
+  if (cell->type_index == TypeIndex::kTVMFFIRawStr) return std::nullopt;
+  return StringLikeView(cell, true);
+}
+
+/// Hash of a cell per ABI section 4 (strings by content, everything else by bits).
+inline uint64_t AnyHashCell(const TVMFFIAny* cell) {
+  switch (cell->type_index) {
+    case TypeIndex::kTVMFFISmallStr:
+    case TypeIndex::kTVMFFISmallBytes: {
+      uint64_t key = cell->type_index == TypeIndex::kTVMFFISmallStr ? TypeIndex::kTVMFFIStr
+                                                                    : TypeIndex::kTVMFFIBytes;
+      return StableHashCombine(key, cell->v_uint64 % 2147483647ULL);
+    }
+    case TypeIndex::kTVMFFIStr:
+    case TypeIndex::kTVMFFIBytes: {
+      TVMFFIByteArray content = *StringOrBytesContent(cell);
+      return StableHashCombine(static_cast<uint64_t>(cell->type_index),
+                               StableHashBytes(content.data, content.size));
+    }
+    default:
+      return StableHashCombine(static_cast<uint64_t>(cell->type_index), cell->v_uint64);
+  }
+}
+
+/// Which string family a cell belongs to: 1 string, 2 bytes, 0 neither.
+inline int StringFamily(int32_t type_index) {
+  if (type_index == TypeIndex::kTVMFFISmallStr || type_index == TypeIndex::kTVMFFIStr) return 1;
+  if (type_index == TypeIndex::kTVMFFISmallBytes || type_index == TypeIndex::kTVMFFIBytes) return 2;
+  return 0;
+}
+
+/// Equality of cells per ABI section 4.
+inline bool AnyEqualCell(const TVMFFIAny* lhs, const TVMFFIAny* rhs) {
+  if (lhs->type_index == rhs->type_index && lhs->zero_padding == rhs->zero_padding &&
+      lhs->v_uint64 == rhs->v_uint64) {
+    return true;
+  }
+  int family = StringFamily(lhs->type_index);
+  if (family == 0 || family != StringFamily(rhs->type_index)) return false;
+  TVMFFIByteArray a = *StringOrBytesContent(lhs);
+  TVMFFIByteArray b = *StringOrBytesContent(rhs);
+  return Bytes::memequal(a.data, b.data, a.size, b.size);
+}
+}  // namespace details
+
+/// Hash functor over Any values matching the ABI's key hashing.
+struct AnyHash {
+  uint64_t operator()(const Any& value) const {
+    return details::AnyHashCell(details::AnyUnsafe::TVMFFIAnyPtrFromAny(value));
+  }
+};
+
+/// Equality functor over Any values matching the ABI's key equality.
+struct AnyEqual {
+  bool operator()(const Any& lhs, const Any& rhs) const {
+    return details::AnyEqualCell(details::AnyUnsafe::TVMFFIAnyPtrFromAny(lhs),
+                                 details::AnyUnsafe::TVMFFIAnyPtrFromAny(rhs));
+  }
+};
+
+}  // namespace ffi
+}  // namespace tvm
+
+namespace tvm {
+using tvm::ffi::Any;
+using tvm::ffi::AnyView;
+}  // namespace tvm
+#endif  // TVM_FFI_ANY_H_

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: Apache-2.0
+// memory.h: allocation of objects (make_object, in-place arrays) with library-local deleters.
+#ifndef TVM_FFI_MEMORY_H_
+#define TVM_FFI_MEMORY_H_
+
+#include <tvm/ffi/object.h>
+
+#include <cstdlib>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+namespace tvm {
+namespace ffi {
+
+/// The deleter type stored in every object header.
+using FObjectDeleter = void (*)(void* obj, int flags);
+
+namespace details {
+
+/// Allocates storage aligned for T plus extra bytes; frees with FreeStorage.
+inline void* AllocateStorage(size_t size, size_t align) {
+  if (align <= alignof(std::max_align_t)) {
+    void* ptr = std::malloc(size);
+    if (ptr == nullptr) throw std::bad_alloc();
+    return ptr;
+  }
+  void* ptr = nullptr;
+  if (posix_memalign(&ptr, align, size) != 0) throw std::bad_alloc();
+  return ptr;
+}
+
+inline void FreeStorage(void* ptr) { std::free(ptr); }
+
+/// Base of allocators: writes the header of a freshly constructed object.
+template <typename Derived>
+class ObjAllocatorBase {
+ public:
+  template <typename T, typename... Args>
+  ObjectPtr<T> make_object(Args&&... args) {
+    using Handler = typename Derived::template Handler<T>;
+    static_assert(std::is_base_of_v<Object, T>, "make_object can only be used for objects");
+    T* ptr = Handler::New(static_cast<Derived*>(this), std::forward<Args>(args)...);
+    InitHeader(ptr, T::RuntimeTypeIndex(), Handler::Deleter());
+    return ObjectUnsafe::ObjectPtrFromOwned<T>(static_cast<Object*>(ptr));
+  }
+
+  template <typename ArrayType, typename ElemType, typename... Args>
+  ObjectPtr<ArrayType> make_inplace_array(size_t num_elems, Args&&... args) {
+    using Handler = typename Derived::template ArrayHandler<ArrayType, ElemType>;
+    ArrayType* ptr =
+        Handler::New(static_cast<Derived*>(this), num_elems, std::forward<Args>(args)...);
+    InitHeader(ptr, ArrayType::RuntimeTypeIndex(), Handler::Deleter());
+    return ObjectUnsafe::ObjectPtrFromOwned<ArrayType>(static_cast<Object*>(ptr));
+  }
+
+ private:
+  static void InitHeader(Object* obj, int32_t type_index, FObjectDeleter deleter) {
+    TVMFFIObject* header = ObjectUnsafe::GetHeader(obj);
+    header->combined_ref_count = (1ULL << 32) | 1ULL;
+    header->type_index = type_index;
+    header->__padding = 0;
+    header->deleter = deleter;
+  }
+};
+
+/// Allocator using malloc/free in the library that includes this header.
+class SimpleObjAllocator : public ObjAllocatorBase<SimpleObjAllocator> {
+ public:
+  template <typename T>
+  class Handler {
+   public:
+    template <typename... Args>
+    static T* New(SimpleObjAllocator*, Args&&... args) {
+      void* storage = AllocateStorage(sizeof(T), alignof(T));
+      try {
+        return new (storage) T(std::forward<Args>(args)...);
+      } catch (...) {
+        FreeStorage(storage);
+        throw;
+      }
+    }
+    static FObjectDeleter Deleter() { return Deleter_; }
+
+   private:
+    static void Deleter_(void* handle, int flags) {
+      T* tptr = static_cast<T*>(ObjectUnsafe::FromHandle(handle));
+      if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) tptr->T::~T();
+      if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) FreeStorage(static_cast<void*>(tptr));
+    }
+  };
+
+  template <typename ArrayType, typename ElemType>
+  class ArrayHandler {
+   public:
+    template <typename... Args>
+    static ArrayType* New(SimpleObjAllocator*, size_t num_elems, Args&&... args) {
+      size_t size = sizeof(ArrayType) + num_elems * sizeof(ElemType);
+      size_t align =
+          alignof(ArrayType) > alignof(ElemType) ? alignof(ArrayType) : alignof(ElemType);
+      void* storage = AllocateStorage(size, align);
+      try {
+        return new (storage) ArrayType(std::forward<Args>(args)...);
+      } catch (...) {
+        FreeStorage(storage);
+        throw;
+      }
+    }
+    static FObjectDeleter Deleter() { return Deleter_; }
+
+   private:
+    static void Deleter_(void* handle, int flags) {
+      ArrayType* tptr = static_cast<ArrayType*>(ObjectUnsafe::FromHandle(handle));
+      if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) tptr->ArrayType::~ArrayType();
+      if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) FreeStorage(static_cast<void*>(tptr));
+    }
+  };
+};
+
+}  // namespace details
+
+/// Creates an object of type T (strong 1, weak 1) whose deleter lives in this library.
+template <typename T, typename... Args>
+inline ObjectPtr<T> make_object(Args&&... args) {
+  return details::SimpleObjAllocator().make_object<T>(std::forward<Args>(args)...);
+}
+
+/// Creates an object of type ArrayType followed by room for num_elems ElemType values.
+template <typename ArrayType, typename ElemType, typename... Args>
+inline ObjectPtr<ArrayType> make_inplace_array_object(size_t num_elems, Args&&... args) {
+  return details::SimpleObjAllocator().make_inplace_array<ArrayType, ElemType>(
+      num_elems, std::forward<Args>(args)...);
+}
+
+}  // namespace ffi
+}  // namespace tvm
+#endif  // TVM_FFI_MEMORY_H_

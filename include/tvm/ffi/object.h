@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: Apache-2.0
+// object.h: the object model: Object, ObjectPtr, WeakObjectPtr, ObjectRef and type declaration.
+#ifndef TVM_FFI_OBJECT_H_
+#define TVM_FFI_OBJECT_H_
+
+#include <tvm/ffi/base_details.h>
+#include <tvm/ffi/c_api.h>
+
+#include <atomic>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+namespace tvm {
+namespace ffi {
+
+using TypeIndex = TVMFFITypeIndex;
+using TypeInfo = TVMFFITypeInfo;
+
+/// Tag selecting the constructors that leave an object reference empty on purpose.
+struct UnsafeInit {};
+
+/// The type keys of the predefined type indices (ABI section 3).
+struct StaticTypeKey {
+  static constexpr const char* kTVMFFIAny = "Any";
+  static constexpr const char* kTVMFFINone = "None";
+  static constexpr const char* kTVMFFIBool = "bool";
+  static constexpr const char* kTVMFFIInt = "int";
+  static constexpr const char* kTVMFFIFloat = "float";
+  static constexpr const char* kTVMFFIOpaquePtr = "void*";
+  static constexpr const char* kTVMFFIDataType = "DataType";
+  static constexpr const char* kTVMFFIDevice = "Device";
+  static constexpr const char* kTVMFFIDLTensorPtr = "DLTensor*";
+  static constexpr const char* kTVMFFIRawStr = "const char*";
+  static constexpr const char* kTVMFFIByteArrayPtr = "TVMFFIByteArray*";
+  static constexpr const char* kTVMFFIObjectRValueRef = "ObjectRValueRef";
+  static constexpr const char* kTVMFFISmallStr = "ffi.SmallStr";
+  static constexpr const char* kTVMFFISmallBytes = "ffi.SmallBytes";
+  static constexpr const char* kTVMFFIBytes = "ffi.Bytes";
+  static constexpr const char* kTVMFFIStr = "ffi.String";
+  static constexpr const char* kTVMFFIShape = "ffi.Shape";
+  static constexpr const char* kTVMFFITensor = "ffi.Tensor";
+  static constexpr const char* kTVMFFIObject = "ffi.Object";
+  static constexpr const char* kTVMFFIFunction = "ffi.Function";
+  static constexpr const char* kTVMFFIArray = "ffi.Array";
+  static constexpr const char* kTVMFFIMap = "ffi.Map";
+  static constexpr const char* kTVMFFIList = "ffi.List";
+  static constexpr const char* kTVMFFIDict = "ffi.Dict";
+  static constexpr const char* kTVMFFIModule = "ffi.Module";
+  static constexpr const char* kTVMFFIError = "ffi.Error";
+  static constexpr const char* kTVMFFIOpaquePyObject = "ffi.OpaquePyObject";
+};
+
+/// The registered type key of a type index (the runtime aborts on unknown indices).
+inline std::string TypeIndexToTypeKey(int32_t type_index) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+  return std::string(info->type_key.data, info->type_key.size);
+}
+
+namespace details {
+struct ObjectUnsafe;
+/// Registers (or finds) a dynamic type; shared by the DECLARE_OBJECT_INFO macros.
+inline int32_t ObjectGetOrAllocTypeIndex(const char* key, int32_t static_index, int32_t depth,
+                                         int32_t child_slots, bool can_overflow,
+                                         int32_t parent_index) {
+  TVMFFIByteArray key_arr{key, std::char_traits<char>::length(key)};
+  return TVMFFITypeGetOrAllocIndex(&key_arr, static_index, depth, child_slots, can_overflow ? 1 : 0,
+                                   parent_index);
+}
+}  // namespace details
+
+/// Base of every object: the 24-byte TVMFFIObject header with atomic reference counts.
+class Object {
+ public:
+  Object() {
+    header_.combined_ref_count = 0;
+    header_.type_index = 0;
+    header_.__padding = 0;
+    header_.deleter = nullptr;
+  }
+  Object(const Object&) : Object() {}
+  Object& operator=(const Object&) { return *this; }
+
+  /// The runtime type index of this object.
+  int32_t type_index() const { return header_.type_index; }
+  /// The registered type key of this object.
+  std::string GetTypeKey() const { return TypeIndexToTypeKey(header_.type_index); }
+  /// The type key hash recorded by the runtime.
+  uint64_t GetTypeKeyHash() const { return TVMFFIGetTypeInfo(header_.type_index)->type_key_hash; }
+  /// The type key of an index.
+  static std::string TypeIndex2Key(int32_t tindex) { return TypeIndexToTypeKey(tindex); }
+  /// Whether this object is an instance of TargetType (range check, then ancestors).
+  template <typename TargetType>
+  inline bool IsInstance() const;
+  /// Number of strong references.
+  uint64_t use_count() const {
+    return AtomicRefCount().load(std::memory_order_relaxed) & kStrongMask;
+  }
+  /// Whether exactly one strong reference exists.
+  bool unique() const { return use_count() == 1; }
+
+  static constexpr const char* _type_key = StaticTypeKey::kTVMFFIObject;
+  static constexpr bool _type_final = false;
+  static constexpr bool _type_mutable = false;
+  static constexpr uint32_t _type_child_slots = 0;
+  static constexpr bool _type_child_slots_can_overflow = true;
+  static constexpr int32_t _type_depth = 0;
+  static constexpr int32_t _type_index = TypeIndex::kTVMFFIObject;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindUnsupported;
+  static int32_t RuntimeTypeIndex() { return TypeIndex::kTVMFFIObject; }
+  static int32_t _GetOrAllocRuntimeTypeIndex() { return TypeIndex::kTVMFFIObject; }
+
+ protected:
+  static constexpr uint64_t kStrongMask = 0xFFFFFFFFULL;
+  static constexpr uint64_t kWeakOne = 1ULL << 32;
+  static constexpr uint64_t kBothOne = kWeakOne | 1ULL;
+
+  std::atomic<uint64_t>& AtomicRefCount() const {
+    return *reinterpret_cast<std::atomic<uint64_t>*>(
+        const_cast<uint64_t*>(&header_.combined_ref_count));
+  }
+  void IncRef() { AtomicRefCount().fetch_add(1, std::memory_order_relaxed); }
+  void DecRef() {
+    uint64_t before = AtomicRefCount().fetch_sub(1, std::memory_order_release);
+    if (before == kBothOne) {
+      std::atomic_thread_fence(std::memory_order_acquire);
+      if (header_.deleter) header_.deleter(this, kTVMFFIObjectDeleterFlagBitMaskBoth);
+    } else if ((before & kStrongMask) == 1) {
+      std::atomic_thread_fence(std::memory_order_acquire);
+      if (header_.deleter) header_.deleter(this, kTVMFFIObjectDeleterFlagBitMaskStrong);
+      DecWeakRef();
+    }
+  }
+  void IncWeakRef() { AtomicRefCount().fetch_add(kWeakOne, std::memory_order_relaxed); }
+  void DecWeakRef() {
+    uint64_t before = AtomicRefCount().fetch_sub(kWeakOne, std::memory_order_release);
+    if (before == kWeakOne) {
+      std::atomic_thread_fence(std::memory_order_acquire);
+      if (header_.deleter) header_.deleter(this, kTVMFFIObjectDeleterFlagBitMaskWeak);
+    }
+  }
+  /// Adds a strong reference unless the strong count is already zero.
+  bool TryPromoteWeakPtr() {
+    uint64_t old = AtomicRefCount().load(std::memory_order_relaxed);
+    while ((old & kStrongMask) != 0) {
+      if (AtomicRefCount().compare_exchange_weak(old, old + 1, std::memory_order_acq_rel,
+                                                 std::memory_order_relaxed)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  TVMFFIObject header_;
+
+  template <typename>
+  friend class ObjectPtr;
+  template <typename>
+  friend class WeakObjectPtr;
+  friend struct details::ObjectUnsafe;
+};
+
+/// An owning pointer holding one strong reference to an object.
+template <typename T>
+class ObjectPtr {
+ public:
+  ObjectPtr() = default;
+  ObjectPtr(std::nullptr_t) {}  // NOLINT(*)
+  ObjectPtr(const ObjectPtr& other) : ObjectPtr(other.data_) {}
+  template <typename U, typename = std::enable_if_t<std::is_base_of_v<T, U>>>
+  ObjectPtr(const ObjectPtr<U>& other) : ObjectPtr(other.data_) {}  // NOLINT(*)
+  ObjectPtr(ObjectPtr&& other) noexcept : data_(other.data_) { other.data_ = nullptr; }
+  template <typename U, typename = std::enable_if_t<std::is_base_of_v<T, U>>>
+  ObjectPtr(ObjectPtr<U>&& other) noexcept : data_(other.data_) {  // NOLINT(*)
+    other.data_ = nullptr;
+  }
+  ~ObjectPtr() { reset(); }
+
+  ObjectPtr& operator=(const ObjectPtr& other) {
+    ObjectPtr(other).swap(*this);
+    return *this;
+  }
+  ObjectPtr& operator=(ObjectPtr&& other) noexcept {
+    ObjectPtr(std::move(other)).swap(*this);
+    return *this;
+  }
+  void swap(ObjectPtr& other) noexcept { std::swap(data_, other.data_); }
+  T* get() const { return static_cast<T*>(data_); }
+  T* operator->() const { return get(); }
+  T& operator*() const { return *get(); }
+  explicit operator bool() const { return data_ != nullptr; }
+  /// Drops the reference held (if any).
+  void reset() {
+    if (data_ != nullptr) {
+      data_->DecRef();
+      data_ = nullptr;
+    }
+  }
+  int use_count() const { return data_ != nullptr ? static_cast<int>(data_->use_count()) : 0; }
+  bool unique() const { return data_ != nullptr && data_->use_count() == 1; }
+  bool operator==(const ObjectPtr& other) const { return data_ == other.data_; }
+  bool operator!=(const ObjectPtr& other) const { return data_ != other.data_; }
+  bool operator==(std::nullptr_t) const { return data_ == nullptr; }
+  bool operator!=(std::nullptr_t) const { return data_ != nullptr; }
+
+ private:
+  explicit ObjectPtr(Object* data) : data_(data) {
+    if (data_ != nullptr) data_->IncRef();
+  }
+  Object* data_{nullptr};
+
+  template <typename>
+  friend class ObjectPtr;
+  template <typename>
+  friend class WeakObjectPtr;
+  friend class ObjectRef;
+  friend struct details::ObjectUnsafe;
+};
+
+/// A weak pointer: keeps the storage alive, not the contents; lock() gives a strong pointer.
+template <typename T>
+class WeakObjectPtr {
+ public:
+  WeakObjectPtr() = default;
+  WeakObjectPtr(const ObjectPtr<T>& ptr) : data_(ptr.data_) {  // NOLINT(*)
+    if (data_ != nullptr) data_->IncWeakRef();
+  }
+  WeakObjectPtr(const WeakObjectPtr& other) : data_(other.data_) {
+    if (data_ != nullptr) data_->IncWeakRef();
+  }
+  WeakObjectPtr(WeakObjectPtr&& other) noexcept : data_(other.data_) { other.data_ = nullptr; }
+  WeakObjectPtr& operator=(WeakObjectPtr other) noexcept {
+    std::swap(data_, other.data_);
+    return *this;
+  }
+  ~WeakObjectPtr() { reset(); }
+  /// A strong pointer, or null when the object has expired.
+  ObjectPtr<T> lock() const {
+    ObjectPtr<T> result;
+    if (data_ != nullptr && data_->TryPromoteWeakPtr()) result.data_ = data_;
+    return result;
+  }
+  void reset() {
+    if (data_ != nullptr) {
+      data_->DecWeakRef();
+      data_ = nullptr;
+    }
+  }
+  int use_count() const { return data_ != nullptr ? static_cast<int>(data_->use_count()) : 0; }
+  bool expired() const { return use_count() == 0; }
+
+ private:
+  Object* data_{nullptr};
+};
+
+/// Base of reference classes: one ObjectPtr<Object> to the data.
+class ObjectRef {
+ public:
+  ObjectRef() = default;
+  explicit ObjectRef(ObjectPtr<Object> data) : data_(std::move(data)) {}
+  explicit ObjectRef(UnsafeInit) {}
+  TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(ObjectRef);
+
+  bool same_as(const ObjectRef& other) const { return data_ == other.data_; }
+  bool operator==(const ObjectRef& other) const { return data_ == other.data_; }
+  bool operator!=(const ObjectRef& other) const { return data_ != other.data_; }
+  bool operator<(const ObjectRef& other) const { return data_.get() < other.data_.get(); }
+  bool defined() const { return data_ != nullptr; }
+  const Object* get() const { return data_.get(); }
+  const Object* operator->() const { return get(); }
+  bool unique() const { return data_.unique(); }
+  int use_count() const { return data_.use_count(); }
+  /// Type index of the object, 0 (None) when null.
+  int32_t type_index() const { return data_ != nullptr ? data_->type_index() : kTVMFFINone; }
+  /// Type key of the object, "None" when null.
+  std::string GetTypeKey() const {
+    return data_ != nullptr ? data_->GetTypeKey() : StaticTypeKey::kTVMFFINone;
+  }
+  /// The object as ObjectType, or nullptr when it is not one.
+  template <typename ObjectType, typename = std::enable_if_t<std::is_base_of_v<Object, ObjectType>>>
+  const ObjectType* as() const {
+    if (data_ != nullptr && data_->IsInstance<ObjectType>()) {
+      return static_cast<const ObjectType*>(data_.get());
+    }
+    return nullptr;
+  }
+  /// The reference as RefType when the object matches (a null source gives a null RefType
+  /// when RefType is nullable).
+  template <typename RefType, typename = std::enable_if_t<std::is_base_of_v<ObjectRef, RefType>>>
+  std::optional<RefType> as() const;
+
+  using ContainerType = Object;
+  static constexpr bool _type_is_nullable = true;
+
+ protected:
+  Object* get_mutable() const { return data_.get(); }
+  ObjectPtr<Object> data_;
+  friend struct details::ObjectUnsafe;
+};
+
+/// Identity hash of object references.
+struct ObjectPtrHash {
+  size_t operator()(const ObjectRef& a) const { return std::hash<const Object*>()(a.get()); }
+  template <typename T>
+  size_t operator()(const ObjectPtr<T>& a) const {
+    return std::hash<const Object*>()(a.get());
+  }
+};
+
+/// Identity equality of object references.
+struct ObjectPtrEqual {
+  bool operator()(const ObjectRef& a, const ObjectRef& b) const { return a.same_as(b); }
+  template <typename T>
+  bool operator()(const ObjectPtr<T>& a, const ObjectPtr<T>& b) const {
+    return a == b;
+  }
+};
+
+/// True for classes derived from Object.
+template <typename T>
+inline constexpr bool is_object_subclass_v = std::is_base_of_v<Object, T>;
+
+namespace details {
+/// Raw access to handles and pointers; for runtime and binding code.
+struct ObjectUnsafe {
+  static TVMFFIObject* GetHeader(const Object* obj) {
+    return const_cast<TVMFFIObject*>(&obj->header_);
+  }
+  template <typename T>
+  static TVMFFIObject* GetHeader(const ObjectPtr<T>& ptr) {
+    return ptr.data_ != nullptr ? GetHeader(ptr.data_) : nullptr;
+  }
+  static TVMFFIObject* GetHeader(const ObjectRef& ref) { return GetHeader(ref.data_); }
+  /// The Object behind a handle (the header is the first member of Object).
+  static Object* FromHandle(TVMFFIObjectHandle handle) { return reinterpret_cast<Object*>(handle); }
+  /// Adopts a handle whose strong reference the caller hands over.
+  template <typename T>
+  static ObjectPtr<T> ObjectPtrFromOwned(TVMFFIObjectHandle handle) {
+    ObjectPtr<T> ptr;
+    ptr.data_ = FromHandle(handle);
+    return ptr;
+  }
+  /// Makes a new strong reference from a borrowed handle.
+  template <typename T>
+  static ObjectPtr<T> ObjectPtrFromUnowned(const Object* obj) {
+    return ObjectPtr<T>(const_cast<Object*>(obj));
+  }
+  template <typename T>
+  static ObjectPtr<T> ObjectPtrFromUnowned(TVMFFIObjectHandle handle) {
+    return ObjectPtr<T>(FromHandle(handle));
+  }
+  /// Releases ownership, returning the handle (the caller now owns the reference).
+  template <typename T>
+  static TVMFFIObjectHandle MoveObjectPtrToHandle(ObjectPtr<T>&& ptr) {
+    Object* obj = ptr.data_;
+    ptr.data_ = nullptr;
+    return obj;
+  }
+  static TVMFFIObjectHandle MoveObjectRefToHandle(ObjectRef&& ref) {
+    return MoveObjectPtrToHandle(std::move(ref.data_));
+  }
+  static const ObjectPtr<Object>& GetObjectPtr(const ObjectRef& ref) { return ref.data_; }
+  template <typename RefType>
+  static RefType ObjectRefFromObjectPtr(ObjectPtr<Object> ptr) {
+    RefType ref(UnsafeInit{});
+    ref.data_ = std::move(ptr);
+    return ref;
+  }
+  static void IncRefObjectHandle(TVMFFIObjectHandle handle) {
+    if (handle != nullptr) FromHandle(handle)->IncRef();
+  }
+  static void DecRefObjectHandle(TVMFFIObjectHandle handle) {
+    if (handle != nullptr) FromHandle(handle)->DecRef();
+  }
+  static void IncWeakRefObjectHandle(TVMFFIObjectHandle handle) {
+    FromHandle(handle)->IncWeakRef();
+  }
+  static void DecWeakRefObjectHandle(TVMFFIObjectHandle handle) {
+    FromHandle(handle)->DecWeakRef();
+  }
+};
+
+/// Whether an object of index `object_index` is a TargetType (ABI section 10).
+template <typename TargetType>
+TVM_FFI_INLINE bool IsObjectInstance(int32_t object_index) {
+  if constexpr (std::is_same_v<TargetType, Object>) {
+    return true;
+  } else {
+    int32_t target = TargetType::RuntimeTypeIndex();
+    if (object_index == target) return true;
+    if constexpr (TargetType::_type_final) {
+      return false;
+    } else {
+      if (object_index < target) return false;
+      if constexpr (TargetType::_type_child_slots != 0) {
+        if (object_index <= target + static_cast<int32_t>(TargetType::_type_child_slots)) {
+          return true;
+        }
+      }
+      if constexpr (TargetType::_type_child_slots_can_overflow) {
+        const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(object_index);
+        return info->type_depth > TargetType::_type_depth &&
+               info->type_ancestors[TargetType::_type_depth]->type_index == target;
+      } else {
+        return false;
+      }
+    }
+  }
+}
+}  // namespace details
+
+template <typename TargetType>
+inline bool Object::IsInstance() const {
+  return details::IsObjectInstance<TargetType>(header_.type_index);
+}
+
+template <typename RefType, typename>
+inline std::optional<RefType> ObjectRef::as() const {
+  if (data_ == nullptr) {
+    if constexpr (RefType::_type_is_nullable) {
+      return RefType(UnsafeInit{});
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (!data_->IsInstance<typename RefType::ContainerType>()) return std::nullopt;
+  return details::ObjectUnsafe::ObjectRefFromObjectPtr<RefType>(data_);
+}
+
+/// A reference of type RefType to an object that is already owned elsewhere.
+template <typename RefType, typename ObjType>
+inline RefType GetRef(const ObjType* ptr) {
+  static_assert(std::is_base_of_v<typename RefType::ContainerType, ObjType>,
+                "GetRef: the reference type cannot hold this object type");
+  return details::ObjectUnsafe::ObjectRefFromObjectPtr<RefType>(
+      details::ObjectUnsafe::ObjectPtrFromUnowned<Object>(static_cast<const Object*>(ptr)));
+}
+
+/// A new ObjectPtr<BaseType> to an object that is already owned elsewhere.
+template <typename BaseType, typename ObjType>
+inline ObjectPtr<BaseType> GetObjectPtr(ObjType* ptr) {
+  static_assert(std::is_base_of_v<BaseType, ObjType>, "GetObjectPtr: not a base type");
+  return details::ObjectUnsafe::ObjectPtrFromUnowned<BaseType>(static_cast<Object*>(ptr));
+}
+
+}  // namespace ffi
+}  // namespace tvm
+
+/// Declares the shared part of an object type's static information (key set separately).
+#define TVM_FFI_DECLARE_OBJECT_INFO_COMMON_(TypeName, ParentType)        \
+  static_assert(!ParentType::_type_final, "ParentType marked as final"); \
+  static constexpr int32_t _type_depth = ParentType::_type_depth + 1;    \
+  using _type_parent = ParentType;                                       \
+  static int32_t RuntimeTypeIndex() { return TypeName::_GetOrAllocRuntimeTypeIndex(); }
+
+/// Registers a predefined type at the `_type_index` its class declares.
+#define TVM_FFI_DECLARE_OBJECT_INFO_STATIC_INDEX_(TypeName, ParentType)                       \
+  TVM_FFI_DECLARE_OBJECT_INFO_COMMON_(TypeName, ParentType)                                   \
+  static int32_t _GetOrAllocRuntimeTypeIndex() {                                              \
+    static int32_t tindex = ::tvm::ffi::details::ObjectGetOrAllocTypeIndex(                   \
+        TypeName::_type_key, TypeName::_type_index, TypeName::_type_depth,                    \
+        static_cast<int32_t>(TypeName::_type_child_slots),                                    \
+        TypeName::_type_child_slots_can_overflow, ParentType::_GetOrAllocRuntimeTypeIndex()); \
+    return tindex;                                                                            \
+  }
+
+/// Declares a dynamically indexed object type, registered when the library loads.
+#define TVM_FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType)                            \
+  static constexpr const char* _type_key = TypeKey;                                           \
+  TVM_FFI_DECLARE_OBJECT_INFO_COMMON_(TypeName, ParentType)                                   \
+  static int32_t _GetOrAllocRuntimeTypeIndex() {                                              \
+    static_assert(ParentType::_type_child_slots == 0 ||                                       \
+                      TypeName::_type_child_slots < ParentType::_type_child_slots,            \
+                  "Need to set _type_child_slots when parent specifies it.");                 \
+    static int32_t tindex = ::tvm::ffi::details::ObjectGetOrAllocTypeIndex(                   \
+        TypeName::_type_key, -1, TypeName::_type_depth,                                       \
+        static_cast<int32_t>(TypeName::_type_child_slots),                                    \
+        TypeName::_type_child_slots_can_overflow, ParentType::_GetOrAllocRuntimeTypeIndex()); \
+    return tindex;                                                                            \
+  }                                                                                           \
+  static inline const int32_t _type_index = _GetOrAllocRuntimeTypeIndex()
+
+/// Like TVM_FFI_DECLARE_OBJECT_INFO for a type that has no subclasses.
+#define TVM_FFI_DECLARE_OBJECT_INFO_FINAL(TypeKey, TypeName, ParentType) \
+  static const constexpr int _type_child_slots [[maybe_unused]] = 0;     \
+  static const constexpr bool _type_final [[maybe_unused]] = true;       \
+  TVM_FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType)
+
+/// Declares a predefined type whose class sets `_type_index` itself (ABI section 3).
+#define TVM_FFI_DECLARE_OBJECT_INFO_STATIC(TypeKey, TypeName, ParentType) \
+  static constexpr const char* _type_key = TypeKey;                       \
+  TVM_FFI_DECLARE_OBJECT_INFO_STATIC_INDEX_(TypeName, ParentType)
+
+/// Declares a predefined type whose class already declares `_type_key` and `_type_index`.
+#define TVM_FFI_DECLARE_OBJECT_INFO_PREDEFINED_TYPE_KEY(TypeName, ParentType) \
+  TVM_FFI_DECLARE_OBJECT_INFO_STATIC_INDEX_(TypeName, ParentType)
+
+/// Declares a lookup-only type (never registered; resolved by key on first use).
+#define TVM_FFI_DECLARE_OBJECT_INFO_LOOKUP(TypeKey, Depth)                       \
+  static constexpr const char* _type_key = TypeKey;                              \
+  static constexpr int32_t _type_depth = Depth;                                  \
+  static constexpr bool _type_mutable = true;                                    \
+  static int32_t _GetOrAllocRuntimeTypeIndex() {                                 \
+    static int32_t tindex = [] {                                                 \
+      TVMFFIByteArray key{_type_key, std::char_traits<char>::length(_type_key)}; \
+      int32_t index = -1;                                                        \
+      if (TVMFFITypeKeyToIndex(&key, &index) != 0) {                             \
+        TVMFFIObjectHandle err = nullptr;                                        \
+        TVMFFIErrorMoveFromRaised(&err);                                         \
+        TVMFFIObjectDecRef(err);                                                 \
+        std::fprintf(stderr, "Unknown type key %s\n", _type_key);                \
+        std::abort();                                                            \
+      }                                                                          \
+      return index;                                                              \
+    }();                                                                         \
+    return tindex;                                                               \
+  }                                                                              \
+  static int32_t RuntimeTypeIndex() { return _GetOrAllocRuntimeTypeIndex(); }
+
+/// Reference-class boilerplate for a nullable reference TypeName to ObjectName.
+#define TVM_FFI_DEFINE_OBJECT_REF_METHODS_NULLABLE(TypeName, ParentType, ObjectName)               \
+  TypeName() = default;                                                                            \
+  explicit TypeName(::tvm::ffi::ObjectPtr<ObjectName> n) : ParentType(std::move(n)) {}             \
+  explicit TypeName(::tvm::ffi::UnsafeInit tag) : ParentType(tag) {}                               \
+  TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(TypeName);                                           \
+  using __PtrType = std::conditional_t<ObjectName::_type_mutable, ObjectName*, const ObjectName*>; \
+  __PtrType operator->() const { return static_cast<__PtrType>(data_.get()); }                     \
+  __PtrType get() const { return static_cast<__PtrType>(data_.get()); }                            \
+  static constexpr bool _type_is_nullable = true;                                                  \
+  using ContainerType = ObjectName
+
+/// Reference-class boilerplate for a non-nullable reference TypeName to ObjectName.
+#define TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(TypeName, ParentType, ObjectName)            \
+  explicit TypeName(::tvm::ffi::UnsafeInit tag) : ParentType(tag) {}                               \
+  TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(TypeName);                                           \
+  using __PtrType = std::conditional_t<ObjectName::_type_mutable, ObjectName*, const ObjectName*>; \
+  __PtrType operator->() const { return static_cast<__PtrType>(data_.get()); }                     \
+  __PtrType get() const { return static_cast<__PtrType>(data_.get()); }                            \
+  static constexpr bool _type_is_nullable = false;                                                 \
+  using ContainerType = ObjectName
+
+#endif  // TVM_FFI_OBJECT_H_

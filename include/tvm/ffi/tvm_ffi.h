@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: Apache-2.0
+// tvm_ffi.h: umbrella header including the whole core C++ API.
+#ifndef TVM_FFI_TVM_FFI_H_
+#define TVM_FFI_TVM_FFI_H_
+
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/base_details.h>
+#include <tvm/ffi/c_api.h>
+#include <tvm/ffi/cast.h>
+#include <tvm/ffi/dtype.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/memory.h>
+#include <tvm/ffi/object.h>
+#include <tvm/ffi/optional.h>
+#include <tvm/ffi/string.h>
+#include <tvm/ffi/type_traits.h>
+
+#endif  // TVM_FFI_TVM_FFI_H_

@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: Apache-2.0
+"""tvm_ffi: an independent implementation of the Apache TVM FFI open ABI (0.1.x)."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import sys
+
+from . import libinfo
+
+
+def _read_version() -> str:
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+    except ImportError:  # pragma: no cover - Python without importlib.metadata
+        return "0.0.0.dev0"
+    try:
+        return version("apache-tvm-ffi")
+    except PackageNotFoundError:
+        return "0.0.0.dev0"
+
+
+def _version_tuple(text: str) -> tuple[int | str, ...]:
+    parts: list[int | str] = [int(p) if p.isdigit() else p for p in text.split(".")]
+    if text == "0.0.0.dev0":
+        parts.append("unknown")
+    return tuple(parts)
+
+
+__version__: str = _read_version()
+__version_tuple__: tuple[int | str, ...] = _version_tuple(__version__)
+
+
+def _is_config_mode() -> bool:
+    """Tell whether this process is ``tvm-ffi-config`` or ``python -m tvm_ffi.config``."""
+    argv0 = os.path.basename(sys.argv[0]) if sys.argv else ""
+    if argv0 in ("tvm-ffi-config", "tvm-ffi-config.exe"):
+        return True
+    orig_argv = getattr(sys, "orig_argv", [])
+    for i, arg in enumerate(orig_argv):
+        if arg.startswith("-m"):
+            module = arg[2:] or (orig_argv[i + 1] if i + 1 < len(orig_argv) else "")
+            return module == "tvm_ffi.config"
+    return False
+
+
+def _load_lib(path: str) -> ctypes.CDLL:
+    return ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
+
+
+if not _is_config_mode():
+    LIB: ctypes.CDLL = _load_lib(libinfo.find_libtvm_ffi())
+    # Loading the testing library registers the testing.* global functions, as upstream does.
+    _LIB_TESTING: ctypes.CDLL = _load_lib(libinfo.find_libtvm_ffi_testing())
+
+__all__: list[str] = []

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# install_deps.sh: install every system and Python dependency of the build, lint and tests.
+# Idempotent: packages that are already present are left alone.
+set -euo pipefail
+
+APT_PACKAGES=(libgtest-dev libdw-dev binutils)
+# Formatters are pinned so that lint gives the same verdict on every machine.
+PY_PACKAGES=(
+  pytest numpy "torch==2.13.0" ml_dtypes "ruff==0.17.6" "clang-format==23.1.5"
+  "cython-lint==0.22.1" "scikit-build-core>=0.10" "cython>=3.0" ninja cmake
+)
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then
+    "$@"
+  elif command -v sudo >/dev/null 2>&1; then
+    sudo "$@"
+  else
+    echo "install_deps.sh: need root or sudo to run: $*" >&2
+    return 1
+  fi
+}
+
+install_apt_packages() {
+  local missing=()
+  local pkg
+  for pkg in "${APT_PACKAGES[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "${pkg}" 2>/dev/null | grep -q "install ok installed"; then
+      missing+=("${pkg}")
+    fi
+  done
+  if [ "${#missing[@]}" -eq 0 ]; then
+    echo "install_deps.sh: apt packages already installed"
+    return 0
+  fi
+  echo "install_deps.sh: installing apt packages: ${missing[*]}"
+  as_root apt-get update -q
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+    "${missing[@]}"
+}
+
+install_python_packages() {
+  python3 -m pip install -q "${PY_PACKAGES[@]}"
+}
+
+if command -v apt-get >/dev/null 2>&1; then
+  install_apt_packages
+else
+  echo "install_deps.sh: apt-get not found; install ${APT_PACKAGES[*]} by hand" >&2
+fi
+install_python_packages

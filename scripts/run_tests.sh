@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# run_tests.sh: the full test command (README): deps, lint, C++ tests (plain and ASan+UBSan),
+# pip install, pytest, examples. Sized for 90 minutes on 2 cores.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+JOBS="${JOBS:-2}"
+step() { echo; echo "=== run_tests.sh: $* ==="; }
+
+step "install dependencies"
+bash scripts/install_deps.sh
+
+step "lint"
+bash scripts/lint.sh
+
+cpp_build_and_test() {
+  local build_dir="$1"
+  shift
+  cmake -B "${build_dir}" -DTVM_FFI_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
+  cmake --build "${build_dir}" -j "${JOBS}"
+  (cd "${build_dir}" && ctest --output-on-failure -j "${JOBS}")
+}
+
+step "C++ build and tests"
+cpp_build_and_test build
+
+step "C++ build and tests under ASan+UBSan"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  cpp_build_and_test build-asan -DTVM_FFI_SANITIZE=ON
+
+step "pip install ."
+python3 -m pip install .
+
+step "Python tests"
+python3 -m pytest tests/python
+
+step "examples"
+shopt -s nullglob
+for example in examples/*/run.sh; do
+  echo "--- ${example}"
+  bash "${example}"
+done
+echo "run_tests.sh: all steps passed"

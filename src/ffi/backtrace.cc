@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: Apache-2.0
+// backtrace.cc: TVMFFIBacktrace, the current C++ stack as Python-style "File ..." lines.
+#include <cxxabi.h>
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+#include <tvm/ffi/c_api.h>
+#include <unwind.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "backtrace_internal.h"
+
+#if defined(TVM_FFI_USE_LIBDW) && TVM_FFI_USE_LIBDW
+#include <elfutils/libdwfl.h>
+#include <unistd.h>
+
+#include <mutex>
+#define TVM_FFI_BACKTRACE_HAS_LIBDW 1
+#else
+#define TVM_FFI_BACKTRACE_HAS_LIBDW 0
+#endif
+
+namespace tvm {
+namespace ffi {
+namespace details {
+namespace {
+
+/// One symbolized stack frame; empty strings mean unknown.
+struct FrameInfo {
+  std::string file;
+  int line = 0;
+  std::string func;
+};
+
+/// Shared state of the _Unwind_Backtrace walk; `pcs` is reserved and never reallocated.
+struct CaptureState {
+  std::vector<uintptr_t>* pcs;
+  size_t max_frames;
+};
+
+/// Records one frame as a lookup address (inside the call instruction for return addresses).
+_Unwind_Reason_Code CaptureOneFrame(_Unwind_Context* context, void* arg) {
+  auto* state = static_cast<CaptureState*>(arg);
+  int ip_before_insn = 0;
+  uintptr_t pc = _Unwind_GetIPInfo(context, &ip_before_insn);
+  if (pc == 0) return _URC_END_OF_STACK;
+  state->pcs->push_back(ip_before_insn ? pc : pc - 1);
+  return state->pcs->size() >= state->max_frames ? _URC_END_OF_STACK : _URC_NO_REASON;
+}
+
+/// Lookup addresses of the current stack, this function's own frame first.
+__attribute__((noinline)) std::vector<uintptr_t> CaptureStack(size_t max_frames) {
+  std::vector<uintptr_t> pcs;
+  pcs.reserve(max_frames);
+  CaptureState state{&pcs, max_frames};
+  _Unwind_Backtrace(CaptureOneFrame, &state);
+  return pcs;
+}
+
+/// Demangles an Itanium C++ name; other names (C symbols) come back unchanged.
+std::string Demangle(const char* name) {
+  if (name[0] != '_' || name[1] != 'Z') return name;
+  int status = 0;
+  char* demangled = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+  if (demangled == nullptr) return name;
+  std::string result(demangled);
+  std::free(demangled);
+  return result;
+}
+
+/// Fills the object path and, for an enclosing dynamic symbol, the function name.
+void ResolveWithDladdr(uintptr_t pc, FrameInfo* info) {
+  Dl_info dl{};
+  void* extra = nullptr;
+  if (dladdr1(reinterpret_cast<void*>(pc), &dl, &extra, RTLD_DL_SYMENT) == 0) return;
+  const auto* sym = static_cast<const ElfW(Sym)*>(extra);
+  if (dl.dli_fname != nullptr) info->file = dl.dli_fname;
+  if (dl.dli_sname == nullptr || dl.dli_saddr == nullptr) return;
+  uintptr_t begin = reinterpret_cast<uintptr_t>(dl.dli_saddr);
+  bool inside = sym == nullptr || sym->st_size == 0 || pc < begin + sym->st_size;
+  if (inside) info->func = Demangle(dl.dli_sname);
+}
+
+#if TVM_FFI_BACKTRACE_HAS_LIBDW
+/// A process-wide libdwfl session, rebuilt when an address falls outside every known module.
+class DwflSession {
+ public:
+  static DwflSession* Global() {
+    static DwflSession* session = new DwflSession();  // leaked: frames may print during exit
+    return session;
+  }
+
+  /// Overrides `info` with what the debug info knows; `*rebuilt` limits rebuilds per trace.
+  void Resolve(uintptr_t pc, bool* rebuilt, FrameInfo* info) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Dwfl_Module* module = FindModule(pc, rebuilt);
+    if (module == nullptr) return;
+    ReadSymbol(module, pc, info);
+    ReadSourceLine(module, pc, info);
+  }
+
+ private:
+  static const Dwfl_Callbacks* Callbacks() {
+    static char* debuginfo_path = nullptr;
+    static Dwfl_Callbacks callbacks = [] {
+      Dwfl_Callbacks c{};
+      c.find_elf = dwfl_linux_proc_find_elf;
+      c.find_debuginfo = dwfl_standard_find_debuginfo;
+      c.debuginfo_path = &debuginfo_path;
+      return c;
+    }();
+    return &callbacks;
+  }
+
+  Dwfl_Module* FindModule(uintptr_t pc, bool* rebuilt) {
+    Dwfl_Module* module = dwfl_ ? dwfl_addrmodule(dwfl_, pc) : nullptr;
+    if (module != nullptr || *rebuilt) return module;
+    *rebuilt = true;
+    Rebuild();
+    return dwfl_ ? dwfl_addrmodule(dwfl_, pc) : nullptr;
+  }
+
+  void Rebuild() {
+    if (dwfl_ != nullptr) dwfl_end(dwfl_);
+    dwfl_ = dwfl_begin(Callbacks());
+    if (dwfl_ == nullptr) return;
+    dwfl_report_begin(dwfl_);
+    dwfl_linux_proc_report(dwfl_, getpid());  // a partial report is still useful
+    if (dwfl_report_end(dwfl_, nullptr, nullptr) != 0) {
+      dwfl_end(dwfl_);
+      dwfl_ = nullptr;
+    }
+  }
+
+  static void ReadSymbol(Dwfl_Module* module, uintptr_t pc, FrameInfo* info) {
+    const char* path =
+        dwfl_module_info(module, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr);
+    if (path != nullptr && path[0] == '/') info->file = path;
+    const char* name = dwfl_module_addrname(module, pc);
+    if (name != nullptr) info->func = Demangle(name);
+  }
+
+  static void ReadSourceLine(Dwfl_Module* module, uintptr_t pc, FrameInfo* info) {
+    Dwfl_Line* line = dwfl_module_getsrc(module, pc);
+    if (line == nullptr) return;
+    int lineno = 0;
+    const char* file = dwfl_lineinfo(line, nullptr, &lineno, nullptr, nullptr, nullptr);
+    if (file == nullptr || lineno <= 0) return;
+    info->file = file;
+    info->line = lineno;
+  }
+
+  std::mutex mutex_;
+  Dwfl* dwfl_ = nullptr;
+};
+#endif  // TVM_FFI_BACKTRACE_HAS_LIBDW
+
+/// Symbolizes one lookup address with the best available source.
+FrameInfo ResolveFrame(uintptr_t pc, bool* rebuilt) {
+  FrameInfo info;
+  ResolveWithDladdr(pc, &info);
+#if TVM_FFI_BACKTRACE_HAS_LIBDW
+  DwflSession::Global()->Resolve(pc, rebuilt, &info);
+#else
+  (void)rebuilt;
+#endif
+  return info;
+}
+
+/// The TVM_TRACEBACK_LIMIT setting, read once per process.
+int TracebackLimit() {
+  static const int limit = ParseTracebackLimit(std::getenv("TVM_TRACEBACK_LIMIT"));
+  return limit;
+}
+
+/// Index of the frame that returns to `return_address`, or pcs.size() when it is missing.
+size_t FindCallerFrame(const std::vector<uintptr_t>& pcs, uintptr_t return_address) {
+  for (size_t i = 0; i < pcs.size(); ++i) {
+    if (pcs[i] == return_address - 1) return i;
+  }
+  return pcs.size();
+}
+
+/// Prints frames from pcs[start] on, applying the skip/stop rules and at most `limit` lines.
+void AppendFrames(const std::vector<uintptr_t>& pcs, size_t start, bool cross_ffi_boundary,
+                  int limit, std::string* out) {
+  bool rebuilt = false;
+  int printed = 0;
+  for (size_t i = start; i < pcs.size() && printed < limit; ++i) {
+    FrameInfo info = ResolveFrame(pcs[i], &rebuilt);
+    FrameAction action = ClassifyFrame(info.func, cross_ffi_boundary);
+    if (action == FrameAction::kStop) return;
+    if (action == FrameAction::kSkip) continue;
+    AppendFrameLine(info.file, info.line, info.func, out);
+    ++printed;
+    if (action == FrameAction::kPrintAndStop) return;
+  }
+}
+
+/// Builds the whole text into `out`; may throw (e.g. bad_alloc), leaving a partial text.
+void BuildBacktrace(uintptr_t return_address, const char* filename, int lineno, const char* func,
+                    bool cross_ffi_boundary, std::string* out) {
+  bool has_location = filename != nullptr && func != nullptr;
+  if (has_location) AppendFrameLine(filename, lineno, func, out);
+  int limit = TracebackLimit();
+  if (limit <= 0) return;
+  std::vector<uintptr_t> pcs = CaptureStack(static_cast<size_t>(limit) * 2 + 64);
+  size_t start = FindCallerFrame(pcs, return_address) + (has_location ? 1 : 0);
+  AppendFrames(pcs, start, cross_ffi_boundary, limit, out);
+}
+
+}  // namespace
+}  // namespace details
+}  // namespace ffi
+}  // namespace tvm
+
+extern "C" {
+
+__attribute__((noinline)) TVM_FFI_DLL const TVMFFIByteArray* TVMFFIBacktrace(
+    const char* filename, int lineno, const char* func, int cross_ffi_boundary) {
+  static thread_local std::string text;
+  static thread_local TVMFFIByteArray result;
+  uintptr_t return_address = reinterpret_cast<uintptr_t>(__builtin_return_address(0));
+  std::string built;
+  try {
+    tvm::ffi::details::BuildBacktrace(return_address, filename, lineno, func,
+                                      cross_ffi_boundary != 0, &built);
+  } catch (...) {  // never let an exception out; keep whatever was built
+  }
+  text.swap(built);
+  result.data = text.data();
+  result.size = text.size();
+  return &result;
+}
+
+}  // extern "C"

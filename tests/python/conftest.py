@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Shared pytest fixtures for the tvm_ffi Python tests (run against the installed package)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+RunPython = Callable[..., subprocess.CompletedProcess]
+
+
+@pytest.fixture
+def run_python(tmp_path: Path) -> RunPython:
+    """Run ``python <args>`` in a fresh interpreter outside the source tree."""
+
+    def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+        full_env = dict(os.environ)
+        full_env.update(env or {})
+        return subprocess.run(
+            [sys.executable, *args],
+            cwd=tmp_path,
+            env=full_env,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=120,
+        )
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def config_script() -> str:
+    """Path of the installed ``tvm-ffi-config`` console script."""
+    candidate = Path(sys.executable).parent / "tvm-ffi-config"
+    if candidate.exists():
+        return str(candidate)
+    import shutil
+
+    found = shutil.which("tvm-ffi-config")
+    if found is None:
+        pytest.fail("tvm-ffi-config is not installed next to the interpreter nor on PATH")
+    return found
