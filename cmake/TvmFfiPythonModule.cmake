@@ -1,24 +1,32 @@
 # SPDX-License-Identifier: Apache-2.0
-# TvmFfiPythonModule.cmake: hook for the Cython extension tvm_ffi.core (TVM_FFI_BUILD_PYTHON_MODULE).
+# TvmFfiPythonModule.cmake: the Cython extension tvm_ffi.core (TVM_FFI_BUILD_PYTHON_MODULE).
 
-# tvm_ffi_add_python_module(): build and install the `core` extension next to the package.
-# Placeholder until python/tvm_ffi/cython/core.pyx exists. The intended recipe:
-#   find_package(Python COMPONENTS Interpreter Development.SABIModule REQUIRED)
-#   cython_transpile(core.pyx ...) (cython-cmake), then
-#   Python_add_library(tvm_ffi_cython MODULE USE_SABI 3.12 WITH_SOABI <generated .c/.cpp>),
-#   OUTPUT_NAME core, link tvm_ffi_shared (and tvm_ffi_testing with --no-as-needed, as upstream),
-#   INSTALL_RPATH "$ORIGIN/lib", install(TARGETS ... DESTINATION .).
-# The Python helper header python/tvm_ffi/cython/tvm_ffi_python_helpers.h is installed into
-# include/ so that libinfo.find_python_helper_include_path() finds it in the wheel.
+# tvm_ffi_add_python_module(): transpile core.pyx with cython-cmake and build `core` next to
+# the package: an abi3 extension when scikit-build-core asks for the stable ABI (Python >=
+# 3.12), a version-specific one otherwise.
 function(tvm_ffi_add_python_module)
   set(_cython_dir "${PROJECT_SOURCE_DIR}/python/tvm_ffi/cython")
-  if(EXISTS "${_cython_dir}/tvm_ffi_python_helpers.h")
-    install(FILES "${_cython_dir}/tvm_ffi_python_helpers.h" DESTINATION include)
+  install(FILES "${_cython_dir}/tvm_ffi_python_helpers.h" DESTINATION include)
+
+  find_package(Python COMPONENTS Interpreter Development.Module ${SKBUILD_SABI_COMPONENT}
+    REQUIRED)
+  find_package(Cython MODULE REQUIRED VERSION 3.0)
+  include(UseCython)
+  file(GLOB _pxi CONFIGURE_DEPENDS "${_cython_dir}/*.pxi")
+  cython_transpile("${_cython_dir}/core.pyx" LANGUAGE C OUTPUT_VARIABLE _core_c
+    CYTHON_ARGS -X language_level=3)
+  set_source_files_properties("${_core_c}" PROPERTIES OBJECT_DEPENDS "${_pxi}")
+
+  if(SKBUILD_SABI_VERSION)
+    python_add_library(tvm_ffi_cython MODULE WITH_SOABI USE_SABI ${SKBUILD_SABI_VERSION}
+      "${_core_c}")
+    target_compile_definitions(tvm_ffi_cython PRIVATE CYTHON_LIMITED_API=1)
+  else()
+    python_add_library(tvm_ffi_cython MODULE WITH_SOABI "${_core_c}")
   endif()
-  if(NOT EXISTS "${_cython_dir}/core.pyx")
-    message(STATUS "tvm_ffi: no python/tvm_ffi/cython/core.pyx yet; Python module not built")
-    return()
-  endif()
-  message(FATAL_ERROR "tvm_ffi: TVM_FFI_BUILD_PYTHON_MODULE: core.pyx exists but the build "
-    "recipe in cmake/TvmFfiPythonModule.cmake is not written yet")
+  set_target_properties(tvm_ffi_cython PROPERTIES OUTPUT_NAME core
+    INSTALL_RPATH "$ORIGIN/lib" BUILD_RPATH "$ORIGIN/lib")
+  target_include_directories(tvm_ffi_cython PRIVATE "${_cython_dir}")
+  target_link_libraries(tvm_ffi_cython PRIVATE tvm_ffi_shared)
+  install(TARGETS tvm_ffi_cython LIBRARY DESTINATION .)
 endfunction()

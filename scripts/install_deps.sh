@@ -50,3 +50,4 @@ else
   echo "install_deps.sh: apt-get not found; install ${APT_PACKAGES[*]} by hand" >&2
 fi
 install_python_packages
+bash "$(dirname "${BASH_SOURCE[0]}")/fetch_reference_wheels.sh"

@@ -9,16 +9,10 @@ import sys
 
 from . import libinfo
 
-
-def _read_version() -> str:
-    try:
-        from importlib.metadata import PackageNotFoundError, version
-    except ImportError:  # pragma: no cover - Python without importlib.metadata
-        return "0.0.0.dev0"
-    try:
-        return version("apache-tvm-ffi")
-    except PackageNotFoundError:
-        return "0.0.0.dev0"
+try:
+    from ._version import __version__
+except ImportError:  # a source tree that was never built
+    __version__ = "0.0.0.dev0"
 
 
 def _version_tuple(text: str) -> tuple[int | str, ...]:
@@ -28,7 +22,6 @@ def _version_tuple(text: str) -> tuple[int | str, ...]:
     return tuple(parts)
 
 
-__version__: str = _read_version()
 __version_tuple__: tuple[int | str, ...] = _version_tuple(__version__)
 
 
@@ -54,4 +47,34 @@ if not _is_config_mode():
     # Loading the testing library registers the testing.* global functions, as upstream does.
     _LIB_TESTING: ctypes.CDLL = _load_lib(libinfo.find_libtvm_ffi_testing())
 
-__all__: list[str] = []
+    from . import core  # noqa: F401 - the compiled core, reachable as tvm_ffi.core
+    from .container import Array, Map
+    from .core import Device, Function, Object, ObjectConvertible, convert
+    from .error import register_error
+    from .registry import (
+        get_global_func,
+        get_global_func_metadata,
+        init_ffi_api,
+        list_global_func_names,  # noqa: F401 - public, not in __all__ (as upstream)
+        register_global_func,
+        remove_global_func,
+    )
+
+__all__: list[str] = [
+    "LIB",
+    "Array",
+    "Device",
+    "Function",
+    "Map",
+    "Object",
+    "ObjectConvertible",
+    "__version__",
+    "__version_tuple__",
+    "convert",
+    "get_global_func",
+    "get_global_func_metadata",
+    "init_ffi_api",
+    "register_error",
+    "register_global_func",
+    "remove_global_func",
+]

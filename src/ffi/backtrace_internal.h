@@ -53,6 +53,11 @@ inline bool IsStdLibraryFrame(std::string_view name) {
          StartsWith(qualified, "__cxxabiv1::");
 }
 
+/// True for the FFI's own error plumbing (the rethrow helper that appends frames).
+inline bool IsErrorPlumbingFrame(std::string_view name) {
+  return StartsWith(StripReturnType(name), "tvm::ffi::details::ThrowSafeCallError");
+}
+
 /// True for frames of the Python interpreter or of the C runtime's process start.
 inline bool IsInterpreterOrStartFrame(std::string_view name) {
   return StartsWith(name, "_Py") || StartsWith(name, "Py") || StartsWith(name, "__libc_start") ||
@@ -68,7 +73,7 @@ inline bool IsFfiBoundaryFrame(std::string_view name) {
 /// Decides what to do with a frame whose (demangled) function name is `name`.
 inline FrameAction ClassifyFrame(std::string_view name, bool cross_ffi_boundary) {
   if (IsInterpreterOrStartFrame(name)) return FrameAction::kStop;
-  if (IsStdLibraryFrame(name)) return FrameAction::kSkip;
+  if (IsStdLibraryFrame(name) || IsErrorPlumbingFrame(name)) return FrameAction::kSkip;
   if (!cross_ffi_boundary && IsFfiBoundaryFrame(name)) return FrameAction::kPrintAndStop;
   return FrameAction::kPrint;
 }

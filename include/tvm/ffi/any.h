@@ -179,6 +179,8 @@ class Any {
   std::optional<T> as() && {
     if constexpr (std::is_same_v<T, Any>) {
       return std::move(*this);
+    } else if constexpr (!TypeTraits<T>::storage_enabled) {
+      return AnyView(*this).as<T>();
     } else {
       if (!TypeTraits<T>::CheckAnyStrict(&data_)) return std::nullopt;
       return TypeTraits<T>::MoveFromAnyAfterCheck(&data_);
@@ -203,8 +205,10 @@ class Any {
     } else if constexpr (std::is_same_v<T, AnyView>) {
       return AnyView(*this);
     } else {
-      if (TypeTraits<T>::CheckAnyStrict(&data_))
-        return TypeTraits<T>::MoveFromAnyAfterCheck(&data_);
+      if constexpr (TypeTraits<T>::storage_enabled) {
+        if (TypeTraits<T>::CheckAnyStrict(&data_))
+          return TypeTraits<T>::MoveFromAnyAfterCheck(&data_);
+      }
       return AnyView(*this).cast<T>();
     }
   }

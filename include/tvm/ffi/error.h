@@ -165,7 +165,10 @@ inline void SetSafeCallRaised(const Error& err) {
 /// Throws the error reported by a safe call that returned ret != 0.
 [[noreturn]] TVM_FFI_COLD_CODE TVM_FFI_NO_INLINE inline void ThrowSafeCallError(int ret) {
   if (ret == -2) throw EnvErrorAlreadySet();
-  throw MoveFromSafeCallRaised();
+  Error error = MoveFromSafeCallRaised();
+  // Every C++ layer an error passes through adds its frames (ABI section 7).
+  error.UpdateBacktrace(TVMFFIBacktrace(nullptr, 0, nullptr, 0), kTVMFFIBacktraceUpdateModeAppend);
+  throw error;
 }
 
 /// Collects a streamed message and throws it as an Error when destroyed.
@@ -307,5 +310,19 @@ TVM_FFI_DEFINE_LOG_CHECK_(_NE, !=)
     int __tvm_ffi_ret = (func);                                                     \
     if (__tvm_ffi_ret != 0) ::tvm::ffi::details::ThrowSafeCallError(__tvm_ffi_ret); \
   }
+
+namespace tvm {
+namespace ffi {
+namespace details {
+template <typename RefType>
+[[noreturn]] TVM_FFI_COLD_CODE void ThrowGetRefOfNull() {
+  TVM_FFI_THROW(InternalError) << "Check failed: (ptr != nullptr) is false: GetRef of a null "
+                               << RefType::ContainerType::_type_key
+                               << " pointer to a non-nullable reference";
+  TVM_FFI_UNREACHABLE();
+}
+}  // namespace details
+}  // namespace ffi
+}  // namespace tvm
 
 #endif  // TVM_FFI_ERROR_H_

@@ -84,7 +84,13 @@ TVM_FFI_INLINE int RunSafeCall(TVMFFIAny* result, Body&& body) {
   return -1;
 }
 
-/// A function object wrapping a packed C++ callable void(const AnyView*, int32_t, Any*).
+template <typename TCallable>
+inline constexpr bool is_packed_raw_v =
+    std::is_invocable_r_v<void, TCallable, const AnyView*, int32_t, Any*>;
+template <typename TCallable>
+inline constexpr bool is_packed_args_v = std::is_invocable_r_v<void, TCallable, PackedArgs, Any*>;
+
+/// A function object wrapping a packed C++ callable (raw or PackedArgs form).
 template <typename TCallable>
 class FunctionObjImpl : public FunctionObj {
  public:
@@ -99,18 +105,17 @@ class FunctionObjImpl : public FunctionObj {
                                     TVMFFIAny* result) {
     auto* self = static_cast<FunctionObjImpl*>(ObjectUnsafe::FromHandle(handle));
     return RunSafeCall(result, [&]() {
-      self->callable_(reinterpret_cast<const AnyView*>(args), num_args,
-                      reinterpret_cast<Any*>(result));
+      const AnyView* views = reinterpret_cast<const AnyView*>(args);
+      if constexpr (is_packed_raw_v<TCallable>) {
+        self->callable_(views, num_args, reinterpret_cast<Any*>(result));
+      } else {
+        self->callable_(PackedArgs(views, num_args), reinterpret_cast<Any*>(result));
+      }
     });
   }
   TCallable callable_;
 };
 
-template <typename TCallable>
-inline constexpr bool is_packed_raw_v =
-    std::is_invocable_r_v<void, TCallable, const AnyView*, int32_t, Any*>;
-template <typename TCallable>
-inline constexpr bool is_packed_args_v = std::is_invocable_r_v<void, TCallable, PackedArgs, Any*>;
 }  // namespace details
 
 /// A packed function reference (nullable). Calls go through the ABI safe_call.

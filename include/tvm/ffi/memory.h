@@ -67,12 +67,13 @@ class ObjAllocatorBase {
 /// Allocator using malloc/free in the library that includes this header.
 class SimpleObjAllocator : public ObjAllocatorBase<SimpleObjAllocator> {
  public:
+  /// Constructs T in storage of sizeof(T) + extra_bytes; its deleter frees that storage.
   template <typename T>
-  class Handler {
+  class StorageHandler {
    public:
     template <typename... Args>
-    static T* New(SimpleObjAllocator*, Args&&... args) {
-      void* storage = AllocateStorage(sizeof(T), alignof(T));
+    static T* NewWithExtra(size_t extra_bytes, size_t align, Args&&... args) {
+      void* storage = AllocateStorage(sizeof(T) + extra_bytes, align);
       try {
         return new (storage) T(std::forward<Args>(args)...);
       } catch (...) {
@@ -90,29 +91,24 @@ class SimpleObjAllocator : public ObjAllocatorBase<SimpleObjAllocator> {
     }
   };
 
+  template <typename T>
+  class Handler : public StorageHandler<T> {
+   public:
+    template <typename... Args>
+    static T* New(SimpleObjAllocator*, Args&&... args) {
+      return StorageHandler<T>::NewWithExtra(0, alignof(T), std::forward<Args>(args)...);
+    }
+  };
+
   template <typename ArrayType, typename ElemType>
-  class ArrayHandler {
+  class ArrayHandler : public StorageHandler<ArrayType> {
    public:
     template <typename... Args>
     static ArrayType* New(SimpleObjAllocator*, size_t num_elems, Args&&... args) {
-      size_t size = sizeof(ArrayType) + num_elems * sizeof(ElemType);
-      size_t align =
+      constexpr size_t kAlign =
           alignof(ArrayType) > alignof(ElemType) ? alignof(ArrayType) : alignof(ElemType);
-      void* storage = AllocateStorage(size, align);
-      try {
-        return new (storage) ArrayType(std::forward<Args>(args)...);
-      } catch (...) {
-        FreeStorage(storage);
-        throw;
-      }
-    }
-    static FObjectDeleter Deleter() { return Deleter_; }
-
-   private:
-    static void Deleter_(void* handle, int flags) {
-      ArrayType* tptr = static_cast<ArrayType*>(ObjectUnsafe::FromHandle(handle));
-      if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) tptr->ArrayType::~ArrayType();
-      if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) FreeStorage(static_cast<void*>(tptr));
+      return StorageHandler<ArrayType>::NewWithExtra(num_elems * sizeof(ElemType), kAlign,
+                                                     std::forward<Args>(args)...);
     }
   };
 };

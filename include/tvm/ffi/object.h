@@ -430,11 +430,21 @@ inline std::optional<RefType> ObjectRef::as() const {
   return details::ObjectUnsafe::ObjectRefFromObjectPtr<RefType>(data_);
 }
 
-/// A reference of type RefType to an object that is already owned elsewhere.
+namespace details {
+/// Throws InternalError for GetRef of a null pointer to a non-nullable RefType (in error.h).
+template <typename RefType>
+[[noreturn]] void ThrowGetRefOfNull();
+}  // namespace details
+
+/// A reference of type RefType to an object that is already owned elsewhere (null stays null
+/// for a nullable RefType; InternalError otherwise).
 template <typename RefType, typename ObjType>
 inline RefType GetRef(const ObjType* ptr) {
   static_assert(std::is_base_of_v<typename RefType::ContainerType, ObjType>,
                 "GetRef: the reference type cannot hold this object type");
+  if constexpr (!RefType::_type_is_nullable) {
+    if (ptr == nullptr) details::ThrowGetRefOfNull<RefType>();
+  }
   return details::ObjectUnsafe::ObjectRefFromObjectPtr<RefType>(
       details::ObjectUnsafe::ObjectPtrFromUnowned<Object>(static_cast<const Object*>(ptr)));
 }

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: Apache-2.0
+// container/dict.h: DictObj (index 76) and Dict<K, V> (mutable, shared, insertion-ordered).
+#ifndef TVM_FFI_CONTAINER_DICT_H_
+#define TVM_FFI_CONTAINER_DICT_H_
+
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/container/container_details.h>
+#include <tvm/ffi/container/map.h>
+#include <tvm/ffi/container/map_base.h>
+#include <tvm/ffi/container/map_traits.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/memory.h>
+#include <tvm/ffi/object.h>
+
+#include <cstdlib>
+#include <initializer_list>
+#include <iterator>
+#include <new>
+#include <optional>
+#include <type_traits>
+#include <unordered_map>
+#include <utility>
+
+namespace tvm {
+namespace ffi {
+
+/// Dict object: always 80 bytes with an external buffer (small or dense layout), so that it
+/// can change layout in place while every handle keeps pointing at the same object.
+class DictObj : public MapBaseObj {
+ public:
+  static ObjectPtr<DictObj> NewSmall(uint64_t cap) {
+    ObjectPtr<DictObj> obj = make_inplace_array_object<DictObj, DenseExt>(1);
+    void* buffer = std::malloc(static_cast<size_t>(cap) * sizeof(KVPair));
+    if (buffer == nullptr) throw std::bad_alloc();
+    obj->InitSmall(buffer, cap, FreeBuffer);
+    *obj->Ext() = DenseExt{0, 0, kInvalidIndex, kInvalidIndex};
+    return obj;
+  }
+  static ObjectPtr<DictObj> NewDense(uint64_t slots) {
+    ObjectPtr<DictObj> obj = make_inplace_array_object<DictObj, DenseExt>(1);
+    obj->InitDense(slots);
+    return obj;
+  }
+  /// Moves fresh's storage into *self (the old storage dies with fresh).
+  static void Adopt(ObjectPtr<DictObj>* self, ObjectPtr<DictObj> fresh) {
+    (*self)->SwapStorage(fresh.get());
+  }
+  static ObjectPtr<DictObj> Empty() { return NewSmall(2); }
+
+  static constexpr const int32_t _type_index = TypeIndex::kTVMFFIDict;
+  static constexpr bool _type_final = true;
+  static constexpr uint32_t _type_child_slots = 0;
+  static constexpr bool _type_mutable = true;
+  TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIDict, DictObj, Object);
+};
+
+/// Mutable hash map from K to V shared by every handle, iterated in insertion order.
+template <typename K, typename V,
+          typename = std::enable_if_t<details::container_storage_enabled_v<K> &&
+                                      details::container_storage_enabled_v<V>>>
+class Dict : public ObjectRef {
+ public:
+  using key_type = K;
+  using mapped_type = V;
+  using iterator = details::MapIterator<K, V>;
+
+  Dict() : ObjectRef(DictObj::Empty()) {}
+  explicit Dict(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
+  explicit Dict(UnsafeInit tag) : ObjectRef(tag) {}
+  TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(Dict);
+  template <typename K2, typename V2,
+            typename = std::enable_if_t<details::type_contains_v<K, K2> &&
+                                        details::type_contains_v<V, V2> &&
+                                        !(std::is_same_v<K, K2> && std::is_same_v<V, V2>)>>
+  Dict(const Dict<K2, V2>& other)
+      : ObjectRef(details::ObjectUnsafe::GetObjectPtr(other)) {}  // NOLINT
+  template <typename It, typename = typename std::iterator_traits<It>::iterator_category>
+  Dict(It first, It last) : Dict() {
+    for (; first != last; ++first) Set(first->first, first->second);
+  }
+  Dict(std::initializer_list<std::pair<K, V>> init) : Dict(init.begin(), init.end()) {}  // NOLINT
+  template <typename H, typename E>
+  Dict(const std::unordered_map<K, V, H, E>& init) : Dict(init.begin(), init.end()) {}  // NOLINT
+
+  /// The value of key; KeyError `key is not in Dict` when absent.
+  V at(const K& key) const {
+    uint64_t pos = Obj()->Find(Any(key));
+    if (pos == Obj()->IterEnd()) TVM_FFI_THROW(KeyError) << "key is not in Dict";
+    return details::CellToElem<V>(details::AnyUnsafe::TVMFFIAnyPtrFromAny(Obj()->ValueAt(pos)));
+  }
+  V operator[](const K& key) const { return at(key); }
+  size_t size() const { return data_ != nullptr ? Obj()->size() : 0; }
+  bool empty() const { return size() == 0; }
+  size_t count(const K& key) const {
+    return data_ != nullptr && Obj()->Find(Any(key)) != Obj()->IterEnd() ? 1 : 0;
+  }
+  iterator begin() const { return iterator(Obj(), Obj()->IterBegin()); }
+  iterator end() const { return iterator(Obj(), Obj()->IterEnd()); }
+  iterator find(const K& key) const { return iterator(Obj(), Obj()->Find(Any(key))); }
+  std::optional<V> Get(const K& key) const {
+    uint64_t pos = Obj()->Find(Any(key));
+    if (pos == Obj()->IterEnd()) return std::nullopt;
+    return details::CellToElem<V>(details::AnyUnsafe::TVMFFIAnyPtrFromAny(Obj()->ValueAt(pos)));
+  }
+  /// Sets key to value in place (visible through every handle).
+  void Set(const K& key, const V& value) {
+    ObjectPtr<DictObj> self = GetObjectPtr<DictObj>(Obj());
+    details::MapOps<DictObj>::InsertOrAssign(&self, Any(key), Any(value));
+  }
+  /// Removes key if present.
+  void erase(const K& key) {
+    uint64_t pos = Obj()->Find(Any(key));
+    if (pos != Obj()->IterEnd()) Obj()->EraseAt(pos);
+  }
+  void clear() { Obj()->ClearEntries(); }
+  DictObj* GetDictObj() const { return Obj(); }
+  DictObj* operator->() const { return Obj(); }
+  DictObj* get() const { return Obj(); }
+
+  using ContainerType = DictObj;
+  static constexpr bool _type_is_nullable = false;
+
+ private:
+  DictObj* Obj() const {
+    if (data_ == nullptr) TVM_FFI_THROW(RuntimeError) << "cannot use a null Dict";
+    return static_cast<DictObj*>(data_.get());
+  }
+};
+
+template <typename K, typename V>
+inline constexpr bool use_default_type_traits_v<Dict<K, V>> = false;
+
+/// Dict<K, V> in cells: accepts Dict or Map, converting keys and values (copies when needed).
+template <typename K, typename V>
+struct TypeTraits<Dict<K, V>>
+    : public details::MapTypeTraitsBase<Dict<K, V>, K, V, TypeIndex::kTVMFFIDict> {
+  using Base = details::MapTypeTraitsBase<Dict<K, V>, K, V, TypeIndex::kTVMFFIDict>;
+  static std::string TypeStr() { return Base::TypeStrOf("Dict"); }
+  static std::string TypeSchema() { return Base::TypeSchemaOfKey(StaticTypeKey::kTVMFFIDict); }
+};
+
+}  // namespace ffi
+}  // namespace tvm
+#endif  // TVM_FFI_CONTAINER_DICT_H_

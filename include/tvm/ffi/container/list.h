@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: Apache-2.0
+// container/list.h: ListObj (index 75, separate buffer) and List<T> (mutable, shared).
+#ifndef TVM_FFI_CONTAINER_LIST_H_
+#define TVM_FFI_CONTAINER_LIST_H_
+
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/container_details.h>
+#include <tvm/ffi/container/seq_base.h>
+#include <tvm/ffi/container/seq_traits.h>
+#include <tvm/ffi/memory.h>
+#include <tvm/ffi/object.h>
+
+#include <cstdlib>
+#include <initializer_list>
+#include <iterator>
+#include <new>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace tvm {
+namespace ffi {
+
+/// List object: the cells live in a separate malloc buffer released through data_deleter.
+class ListObj : public SeqBaseObj {
+ public:
+  /// A new list with room for cap elements.
+  static ObjectPtr<ListObj> Empty(int64_t cap = 0) {
+    ObjectPtr<ListObj> obj = make_object<ListObj>();
+    obj->Reserve(cap);
+    return obj;
+  }
+  /// Makes room for at least n elements (the buffer is replaced, elements relocated).
+  void Reserve(int64_t n) {
+    if (n <= TVMFFISeqCell::capacity) return;
+    void* buffer = std::malloc(static_cast<size_t>(n) * sizeof(Any));
+    if (buffer == nullptr) throw std::bad_alloc();
+    int64_t count = TVMFFISeqCell::size;
+    if (TVMFFISeqCell::data != nullptr) RelocateTo(static_cast<Any*>(buffer));
+    if (TVMFFISeqCell::data_deleter != nullptr) TVMFFISeqCell::data_deleter(TVMFFISeqCell::data);
+    TVMFFISeqCell::data = buffer;
+    TVMFFISeqCell::size = count;
+    TVMFFISeqCell::capacity = n;
+    TVMFFISeqCell::data_deleter = FreeBuffer;
+  }
+  /// Makes room for need elements, growing geometrically.
+  void ReserveForGrowth(int64_t need) {
+    if (need > TVMFFISeqCell::capacity)
+      Reserve(details::GrowCapacity(TVMFFISeqCell::capacity, need));
+  }
+  /// Inserts value before position pos (0 <= pos <= size).
+  void InsertAt(int64_t pos, Any value) {
+    ReserveForGrowth(TVMFFISeqCell::size + 1);
+    OpenGap(pos, 1);
+    new (MutableBegin() + pos) Any(std::move(value));
+  }
+  /// Appends value.
+  void PushBack(Any value) {
+    ReserveForGrowth(TVMFFISeqCell::size + 1);
+    EmplaceBackUnchecked(std::move(value));
+  }
+
+  static constexpr const int32_t _type_index = TypeIndex::kTVMFFIList;
+  static constexpr bool _type_final = true;
+  static constexpr uint32_t _type_child_slots = 0;
+  static constexpr bool _type_mutable = true;
+  TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIList, ListObj, Object);
+
+ private:
+  static void FreeBuffer(void* buffer) { std::free(buffer); }
+};
+
+static_assert(sizeof(ListObj) == 56, "ListObj must be the 24-byte header plus TVMFFISeqCell");
+
+/// Mutable sequence of T: every handle sees every mutation (no copy-on-write).
+template <typename T, typename = std::enable_if_t<details::container_storage_enabled_v<T>>>
+class List : public ObjectRef {
+ public:
+  using value_type = T;
+  using iterator = details::CellIterator<details::CellToElemConverter<T>, const TVMFFIAny*>;
+  using reverse_iterator = std::reverse_iterator<iterator>;
+
+  List() : ObjectRef(ListObj::Empty()) {}
+  explicit List(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
+  explicit List(UnsafeInit tag) : ObjectRef(tag) {}
+  TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(List);
+  template <typename U,
+            typename = std::enable_if_t<details::type_contains_v<T, U> && !std::is_same_v<T, U>>>
+  List(const List<U>& other) : ObjectRef(details::ObjectUnsafe::GetObjectPtr(other)) {}  // NOLINT
+  template <typename It, typename = typename std::iterator_traits<It>::iterator_category>
+  List(It first, It last) : List() {
+    Assign(first, last);
+  }
+  List(std::initializer_list<T> init) : List() { Assign(init.begin(), init.end()); }  // NOLINT
+  List(const std::vector<T>& init) : List() { Assign(init.begin(), init.end()); }     // NOLINT
+  explicit List(size_t n, const T& value) : List() {
+    Obj()->Reserve(static_cast<int64_t>(n));
+    Obj()->EnlargeBy(static_cast<int64_t>(n), Any(value));
+  }
+
+  iterator begin() const { return iterator(Cells()); }
+  iterator end() const { return iterator(Cells() + size()); }
+  reverse_iterator rbegin() const { return reverse_iterator(end()); }
+  reverse_iterator rend() const { return reverse_iterator(begin()); }
+
+  /// Element i; IndexError `Index <i> out of bounds <size>`.
+  const T operator[](int64_t i) const { return Elem(Checked("index")->at(i)); }
+  size_t size() const { return data_ != nullptr ? GetListObj()->size() : 0; }
+  size_t capacity() const { return data_ != nullptr ? GetListObj()->capacity() : 0; }
+  bool empty() const { return size() == 0; }
+  const T front() const { return Elem(Checked("index")->front()); }
+  const T back() const { return Elem(Checked("index")->back()); }
+
+  void push_back(const T& item) { Checked("insert to")->PushBack(Any(item)); }
+  template <typename... Args>
+  void emplace_back(Args&&... args) {
+    Checked("insert to")->PushBack(Any(T(std::forward<Args>(args)...)));
+  }
+  void insert(iterator position, const T& value) {
+    Checked("insert to")->InsertAt(position - begin(), Any(value));
+  }
+  template <typename It>
+  void insert(iterator position, It first, It last) {
+    int64_t pos = position - begin();
+    std::vector<Any> items;
+    for (; first != last; ++first) items.emplace_back(T(*first));
+    ListObj* obj = Checked("insert to");
+    obj->ReserveForGrowth(static_cast<int64_t>(obj->size() + items.size()));
+    obj->OpenGap(pos, static_cast<int64_t>(items.size()));
+    for (size_t i = 0; i < items.size(); ++i) new (obj->MutableBegin() + pos + i) Any(items[i]);
+  }
+  void pop_back() {
+    ListObj* obj = Checked("pop_back");
+    if (obj->empty()) details::ThrowEmptySeq("pop_back()");
+    obj->ShrinkBy(1);
+  }
+  void erase(iterator position) { erase(position, position + 1); }
+  void erase(iterator first, iterator last) {
+    ListObj* obj = Checked("erase");
+    int64_t lo = first - begin(), hi = last - begin();
+    if (lo < 0 || hi > static_cast<int64_t>(obj->size()) || lo > hi) {
+      details::ThrowIndexOutOfBounds(lo < 0 ? lo : hi, static_cast<int64_t>(obj->size()));
+    }
+    obj->EraseRange(lo, hi);
+  }
+  void resize(int64_t n) {
+    ListObj* obj = Checked("insert to");
+    int64_t cur = static_cast<int64_t>(obj->size());
+    if (n < cur) return obj->ShrinkBy(cur - n);
+    obj->Reserve(n);
+    obj->EnlargeBy(n - cur, Any(T()));
+  }
+  void reserve(int64_t n) { Checked("insert to")->Reserve(n); }
+  void clear() {
+    if (data_ != nullptr) Obj()->clear();
+  }
+  void Set(int64_t i, T value) { Checked("index")->SetItem(i, Any(std::move(value))); }
+  template <typename It>
+  void Assign(It first, It last) {
+    std::vector<Any> items;
+    for (; first != last; ++first) items.emplace_back(T(*first));
+    ListObj* obj = Checked("insert to");
+    obj->clear();
+    obj->Reserve(static_cast<int64_t>(items.size()));
+    for (Any& item : items) obj->EmplaceBackUnchecked(std::move(item));
+  }
+  ListObj* GetListObj() const { return Obj(); }
+  ListObj* operator->() const { return Obj(); }
+  ListObj* get() const { return Obj(); }
+
+  using ContainerType = ListObj;
+  static constexpr bool _type_is_nullable = false;
+
+ private:
+  static T Elem(const Any& value) {
+    return details::CellToElem<T>(details::AnyUnsafe::TVMFFIAnyPtrFromAny(value));
+  }
+  ListObj* Obj() const { return static_cast<ListObj*>(data_.get()); }
+  ListObj* Checked(const char* what) const {
+    if (data_ == nullptr) {
+      if (std::string(what) == "index") TVM_FFI_THROW(IndexError) << "cannot index a null list";
+      TVM_FFI_THROW(RuntimeError) << "cannot " << what << " a null list";
+    }
+    return Obj();
+  }
+  const TVMFFIAny* Cells() const {
+    return data_ != nullptr ? reinterpret_cast<const TVMFFIAny*>(Obj()->begin()) : nullptr;
+  }
+};
+
+template <typename T>
+inline constexpr bool use_default_type_traits_v<List<T>> = false;
+
+/// List<T> in cells: accepts List or Array, converting elementwise (copies when needed).
+template <typename T>
+struct TypeTraits<List<T>> : public details::SeqTypeTraitsBase<List<T>, T, TypeIndex::kTVMFFIList> {
+  static std::string TypeStr() { return "List<" + details::Type2Str<T>::v() + ">"; }
+  static std::string TypeSchema() {
+    return details::SeqTypeTraitsBase<List<T>, T, TypeIndex::kTVMFFIList>::TypeSchema(
+        StaticTypeKey::kTVMFFIList);
+  }
+};
+
+}  // namespace ffi
+}  // namespace tvm
+#endif  // TVM_FFI_CONTAINER_LIST_H_

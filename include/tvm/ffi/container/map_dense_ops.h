@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: Apache-2.0
+// container/map_dense_ops.h: mutation of MapBaseObj storage (insert, erase, rebuild) for both
+// layouts. Included by map_base.h; not meant to be included directly.
+#ifndef TVM_FFI_CONTAINER_MAP_DENSE_OPS_H_
+#define TVM_FFI_CONTAINER_MAP_DENSE_OPS_H_
+
+#include <tvm/ffi/container/map_base.h>
+
+#include <cstring>
+#include <utility>
+
+namespace tvm {
+namespace ffi {
+namespace details {
+
+/// Dense-layout algorithms. Entries are relocated with memcpy (Any is trivially relocatable).
+struct DenseMapOps {
+  using Obj = MapBaseObj;
+  static constexpr uint64_t kNone = MapBaseObj::kInvalidIndex;
+
+  static bool IsHead(uint8_t meta) { return (meta & 0x80) == 0; }
+  static void SetJump(const Obj* m, uint64_t slot, uint8_t jump) {
+    m->Meta(slot) = static_cast<uint8_t>((m->Meta(slot) & 0x80) | jump);
+  }
+  /// Load-factor limit 0.99.
+  static bool IsFull(const Obj* m) { return (m->size_ + 1) * 100 > m->NumSlots() * 99; }
+
+  // ---- insertion-order list
+  static void ListAppend(const Obj* m, uint64_t slot) {
+    MapBaseObj::DenseExt* ext = m->Ext();
+    m->Item(slot).prev = ext->iter_list_tail_;
+    m->Item(slot).next = kNone;
+    if (ext->iter_list_tail_ != kNone) m->Item(ext->iter_list_tail_).next = slot;
+    if (ext->iter_list_head_ == kNone) ext->iter_list_head_ = slot;
+    ext->iter_list_tail_ = slot;
+  }
+  /// Points the neighbours (or the list ends) of an item at `to`.
+  static void ListRepoint(const Obj* m, uint64_t prev, uint64_t next, uint64_t to) {
+    MapBaseObj::DenseExt* ext = m->Ext();
+    (prev == kNone ? ext->iter_list_head_ : m->Item(prev).next) = to;
+    (next == kNone ? ext->iter_list_tail_ : m->Item(next).prev) = to;
+  }
+  static void ListUnlink(const Obj* m, uint64_t slot) {
+    MapBaseObj::DenseItem& item = m->Item(slot);
+    MapBaseObj::DenseExt* ext = m->Ext();
+    (item.prev == kNone ? ext->iter_list_head_ : m->Item(item.prev).next) = item.next;
+    (item.next == kNone ? ext->iter_list_tail_ : m->Item(item.next).prev) = item.prev;
+  }
+  /// Moves the entry (and its list position) from slot `from` to the unused slot `to`.
+  static void Relocate(const Obj* m, uint64_t from, uint64_t to) {
+    std::memcpy(static_cast<void*>(&m->Item(to)), &m->Item(from), sizeof(MapBaseObj::DenseItem));
+    ListRepoint(m, m->Item(to).prev, m->Item(to).next, to);
+  }
+
+  /// The first empty slot probed from `slot` (probe index 1..125); false if none.
+  static bool NextEmpty(const Obj* m, uint64_t slot, uint8_t* jump, uint64_t* result) {
+    for (int j = 1; j < MapProbeTable::kNumJumpDists; ++j) {
+      uint64_t candidate = (slot + kMapProbeTable.dist[j]) & (m->NumSlots() - 1);
+      if (m->Meta(candidate) == MapBaseObj::kEmptySlot) {
+        *jump = static_cast<uint8_t>(j);
+        *result = candidate;
+        return true;
+      }
+    }
+    return false;
+  }
+  /// The chain member whose next member is slot (slot must not be a chain head).
+  static uint64_t FindPrev(const Obj* m, uint64_t slot) {
+    uint64_t cur = m->SlotOfHash(MapKeyHash(m->Item(slot).key));
+    for (uint64_t next = cur; m->NextInChain(cur, &next) && next != slot;) cur = next;
+    return cur;
+  }
+  /// Writes a new entry (key, None) into the empty slot with metadata meta.
+  static void Emplace(Obj* m, uint64_t slot, uint8_t meta, Any key) {
+    new (&m->Item(slot).key) Any(std::move(key));
+    new (&m->Item(slot).value) Any();
+    m->Meta(slot) = meta;
+    ListAppend(m, slot);
+    ++m->size_;
+  }
+  /// Inserts an absent key with value None; false when the table must grow first.
+  static bool TryInsert(Obj* m, Any key, uint64_t hash, uint64_t* slot) {
+    if (IsFull(m)) return false;
+    uint64_t head = m->SlotOfHash(hash);
+    uint8_t meta = m->Meta(head);
+    if (meta == MapBaseObj::kEmptySlot) {
+      Emplace(m, head, 0x00, std::move(key));
+      *slot = head;
+      return true;
+    }
+    if (!IsHead(meta)) return SpareHead(m, head, std::move(key), slot);
+    uint64_t tail = head;
+    while (m->NextInChain(tail, &tail)) {
+    }
+    uint8_t jump;
+    if (!NextEmpty(m, tail, &jump, slot)) return false;
+    Emplace(m, *slot, 0x80, std::move(key));
+    SetJump(m, tail, jump);
+    return true;
+  }
+  /// `target` belongs to another chain: move that chain's members from target onwards to
+  /// empty slots further along, then make target the head of a new chain holding key.
+  /// On failure the table is left for a rebuild through the insertion-order list.
+  static bool SpareHead(Obj* m, uint64_t target, Any key, uint64_t* slot) {
+    uint64_t w = FindPrev(m, target);
+    uint64_t r = target;
+    bool first = true;
+    while (true) {
+      uint8_t jump;
+      uint64_t empty;
+      if (!NextEmpty(m, w, &jump, &empty)) return false;
+      Relocate(m, r, empty);
+      m->Meta(empty) = 0x80;
+      uint8_t r_meta = m->Meta(r);
+      m->Meta(r) = first ? MapBaseObj::kProtectedSlot : MapBaseObj::kEmptySlot;
+      first = false;
+      SetJump(m, w, jump);
+      w = empty;
+      if ((r_meta & 0x7F) == 0) break;
+      r = (r + kMapProbeTable.dist[r_meta & 0x7F]) & (m->NumSlots() - 1);
+    }
+    Emplace(m, target, 0x00, std::move(key));
+    *slot = target;
+    return true;
+  }
+  /// Removes the entry at slot: the last member of its chain takes its place.
+  static void Erase(Obj* m, uint64_t slot) {
+    --m->size_;
+    ListUnlink(m, slot);
+    uint64_t last = slot, prev = slot;
+    if (!m->NextInChain(slot, &last)) {
+      if (!IsHead(m->Meta(slot))) SetJump(m, FindPrev(m, slot), 0);
+      DestroyItem(m, slot);
+      m->Meta(slot) = MapBaseObj::kEmptySlot;
+      return;
+    }
+    DestroyItem(m, slot);
+    for (uint64_t next = last; m->NextInChain(last, &next);) {
+      prev = last;
+      last = next;
+    }
+    Relocate(m, last, slot);
+    m->Meta(last) = MapBaseObj::kEmptySlot;
+    SetJump(m, prev, 0);
+  }
+  static void DestroyItem(const Obj* m, uint64_t slot) {
+    m->Item(slot).key.~Any();
+    m->Item(slot).value.~Any();
+  }
+  /// Destroys every entry (walking the insertion-order list) and empties the table.
+  static void Clear(Obj* m) {
+    for (uint64_t i = m->Ext()->iter_list_head_; i != kNone; i = m->Item(i).next) {
+      m->Item(i).key.~Any();
+      m->Item(i).value.~Any();
+    }
+    for (uint64_t s = 0; s < m->NumSlots(); ++s) m->Meta(s) = MapBaseObj::kEmptySlot;
+    m->Ext()->iter_list_head_ = m->Ext()->iter_list_tail_ = kNone;
+    m->size_ = 0;
+  }
+};
+
+/// Insertion and rebuilding over a concrete map class Derived, which provides
+/// NewSmall(cap), NewDense(slots) and Adopt(ObjectPtr<Derived>* self, ObjectPtr<Derived> fresh)
+/// (Map replaces the pointer; Dict moves the fresh storage into the existing object).
+template <typename Derived>
+struct MapOps {
+  /// Smallest dense slot count holding n entries under the 0.99 load factor (at least 8).
+  static uint64_t DenseSlotsFor(uint64_t n) {
+    uint64_t slots = 8;
+    while ((n + 1) * 100 > slots * 99) slots *= 2;
+    return slots;
+  }
+  /// A new map with copies of src's entries in order: small with capacity small_cap when
+  /// small_cap != 0, else dense with at least min_slots slots.
+  static ObjectPtr<Derived> Rebuilt(const MapBaseObj* src, uint64_t small_cap, uint64_t min_slots) {
+    if (small_cap != 0) {
+      ObjectPtr<Derived> fresh = Derived::NewSmall(small_cap);
+      for (uint64_t i = src->IterBegin(); i != src->IterEnd(); i = src->IterNext(i)) {
+        new (fresh->Pairs() + fresh->size_) MapBaseObj::KVPair{src->KeyAt(i), src->ValueAt(i)};
+        ++fresh->size_;
+      }
+      return fresh;
+    }
+    for (uint64_t slots = std::max(min_slots, DenseSlotsFor(src->size_));; slots *= 2) {
+      ObjectPtr<Derived> fresh = Derived::NewDense(slots);
+      if (CopyDense(src, fresh.get())) return fresh;
+    }
+  }
+  /// A copy of src with the same kind of layout and room.
+  static ObjectPtr<Derived> Copy(const MapBaseObj* src) {
+    if (src->IsSmall()) return Rebuilt(src, std::max<uint64_t>(src->NumSlots(), 1), 0);
+    return Rebuilt(src, 0, src->NumSlots());
+  }
+  /// Sets key to value, inserting it when absent (may replace *self's storage or object).
+  static void InsertOrAssign(ObjectPtr<Derived>* self, Any key, Any value) {
+    MapBaseObj* m = self->get();
+    uint64_t hash = MapKeyHash(key);
+    uint64_t pos = m->FindWithHash(key, hash);
+    if (pos != m->IterEnd()) {
+      m->ValueAt(pos) = std::move(value);
+      return;
+    }
+    if (m->IsSmall() && m->size_ < m->NumSlots()) {
+      new (m->Pairs() + m->size_) MapBaseObj::KVPair{std::move(key), std::move(value)};
+      ++m->size_;
+      return;
+    }
+    uint64_t slot;
+    if (!m->IsSmall() && DenseMapOps::TryInsert(m, key, hash, &slot)) {
+      m->Item(slot).value = std::move(value);
+      return;
+    }
+    Derived::Adopt(self, Grown(m));
+    InsertOrAssign(self, std::move(key), std::move(value));
+  }
+
+ private:
+  /// Storage for one more entry than m holds: small 2 -> 4 -> dense, dense doubles.
+  static ObjectPtr<Derived> Grown(const MapBaseObj* m) {
+    if (m->IsSmall() && m->size_ + 1 <= MapBaseObj::kSmallMaxSize) {
+      return Rebuilt(m, m->size_ + 1 <= 2 ? 2 : MapBaseObj::kSmallMaxSize, 0);
+    }
+    uint64_t min_slots = m->IsSmall() ? DenseSlotsFor(m->size_ + 1) : m->NumSlots() * 2;
+    return Rebuilt(m, 0, min_slots);
+  }
+  static bool CopyDense(const MapBaseObj* src, MapBaseObj* dst) {
+    for (uint64_t i = src->IterBegin(); i != src->IterEnd(); i = src->IterNext(i)) {
+      uint64_t slot;
+      if (!DenseMapOps::TryInsert(dst, src->KeyAt(i), MapKeyHash(src->KeyAt(i)), &slot)) {
+        return false;
+      }
+      dst->Item(slot).value = src->ValueAt(i);
+    }
+    return true;
+  }
+};
+
+}  // namespace details
+
+inline void MapBaseObj::EraseAt(uint64_t i) {
+  if (!IsSmall()) return details::DenseMapOps::Erase(this, i);
+  KVPair* pairs = Pairs();
+  pairs[i].~KVPair();
+  std::memmove(static_cast<void*>(pairs + i), static_cast<void*>(pairs + i + 1),
+               (size_ - i - 1) * sizeof(KVPair));
+  --size_;
+}
+
+inline void MapBaseObj::ClearEntries() {
+  if (data_ == nullptr) return;
+  if (!IsSmall()) return details::DenseMapOps::Clear(this);
+  for (uint64_t i = 0; i < size_; ++i) Pairs()[i].~KVPair();
+  size_ = 0;
+}
+
+}  // namespace ffi
+}  // namespace tvm
+#endif  // TVM_FFI_CONTAINER_MAP_DENSE_OPS_H_

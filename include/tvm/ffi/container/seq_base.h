@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0
+// container/seq_base.h: SeqBaseObj, the shared part of Array and List (TVMFFISeqCell of Any cells).
+#ifndef TVM_FFI_CONTAINER_SEQ_BASE_H_
+#define TVM_FFI_CONTAINER_SEQ_BASE_H_
+
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/c_api.h>
+#include <tvm/ffi/container/container_details.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/object.h>
+
+#include <cstdint>
+#include <cstring>
+#include <utility>
+
+namespace tvm {
+namespace ffi {
+
+namespace details {
+[[noreturn]] TVM_FFI_COLD_CODE inline void ThrowIndexOutOfBounds(int64_t index, int64_t size) {
+  TVM_FFI_THROW(IndexError) << "Index " << index << " out of bounds " << size;
+  TVM_FFI_UNREACHABLE();
+}
+[[noreturn]] TVM_FFI_COLD_CODE inline void ThrowEmptySeq(const char* what) {
+  TVM_FFI_THROW(IndexError) << what << " on empty sequence";
+  TVM_FFI_UNREACHABLE();
+}
+}  // namespace details
+
+/// Header + TVMFFISeqCell; `data` holds `capacity` owning cells of which `size` are live.
+/// The cells are plain bytes (Any is trivially relocatable), so moving them is a memmove.
+class SeqBaseObj : public Object, public TVMFFISeqCell {
+ public:
+  SeqBaseObj() {
+    TVMFFISeqCell::data = nullptr;
+    TVMFFISeqCell::size = 0;
+    TVMFFISeqCell::capacity = 0;
+    TVMFFISeqCell::data_deleter = nullptr;
+  }
+  SeqBaseObj(const SeqBaseObj&) = delete;
+  SeqBaseObj& operator=(const SeqBaseObj&) = delete;
+  ~SeqBaseObj() {
+    ShrinkBy(TVMFFISeqCell::size);
+    if (TVMFFISeqCell::data_deleter != nullptr) TVMFFISeqCell::data_deleter(TVMFFISeqCell::data);
+  }
+
+  /// Number of live elements.
+  size_t size() const { return static_cast<size_t>(TVMFFISeqCell::size); }
+  /// Number of cells the buffer can hold.
+  size_t capacity() const { return static_cast<size_t>(TVMFFISeqCell::capacity); }
+  bool empty() const { return TVMFFISeqCell::size == 0; }
+  /// Element i; IndexError `Index <i> out of bounds <size>` when out of range.
+  const Any& at(int64_t i) const {
+    if (i < 0 || i >= TVMFFISeqCell::size) details::ThrowIndexOutOfBounds(i, TVMFFISeqCell::size);
+    return begin()[i];
+  }
+  const Any& operator[](int64_t i) const { return at(i); }
+  const Any* begin() const { return static_cast<const Any*>(TVMFFISeqCell::data); }
+  const Any* end() const { return begin() + TVMFFISeqCell::size; }
+  Any* MutableBegin() const { return static_cast<Any*>(TVMFFISeqCell::data); }
+  Any* MutableEnd() const { return MutableBegin() + TVMFFISeqCell::size; }
+  const Any& front() const {
+    if (empty()) details::ThrowEmptySeq("front()");
+    return begin()[0];
+  }
+  const Any& back() const {
+    if (empty()) details::ThrowEmptySeq("back()");
+    return begin()[TVMFFISeqCell::size - 1];
+  }
+  /// Replaces element i (bounds checked).
+  void SetItem(int64_t i, Any value) {
+    if (i < 0 || i >= TVMFFISeqCell::size) details::ThrowIndexOutOfBounds(i, TVMFFISeqCell::size);
+    MutableBegin()[i] = std::move(value);
+  }
+  /// Destroys every element (the buffer stays).
+  void clear() { ShrinkBy(TVMFFISeqCell::size); }
+
+  /// Appends one element; the caller guarantees size < capacity.
+  void EmplaceBackUnchecked(Any value) {
+    new (MutableEnd()) Any(std::move(value));
+    ++TVMFFISeqCell::size;
+  }
+  /// Destroys the last n elements.
+  void ShrinkBy(int64_t n) {
+    Any* ptr = MutableEnd();
+    for (int64_t i = 0; i < n; ++i) (--ptr)->Any::~Any();
+    TVMFFISeqCell::size -= n;
+  }
+  /// Appends n copies of value; the caller guarantees the capacity.
+  void EnlargeBy(int64_t n, const Any& value) {
+    for (int64_t i = 0; i < n; ++i) EmplaceBackUnchecked(value);
+  }
+  /// Opens a gap of n uninitialised cells at position pos (capacity must allow it).
+  void OpenGap(int64_t pos, int64_t n) {
+    Any* base = MutableBegin();
+    std::memmove(static_cast<void*>(base + pos + n), static_cast<void*>(base + pos),
+                 static_cast<size_t>(TVMFFISeqCell::size - pos) * sizeof(Any));
+    TVMFFISeqCell::size += n;
+  }
+  /// Destroys elements [first, last) and closes the gap.
+  void EraseRange(int64_t first, int64_t last) {
+    Any* base = MutableBegin();
+    for (int64_t i = first; i < last; ++i) base[i].Any::~Any();
+    std::memmove(static_cast<void*>(base + first), static_cast<void*>(base + last),
+                 static_cast<size_t>(TVMFFISeqCell::size - last) * sizeof(Any));
+    TVMFFISeqCell::size -= last - first;
+  }
+  /// Moves every live cell into dst (uninitialised, large enough); this becomes empty.
+  void RelocateTo(Any* dst) {
+    std::memcpy(static_cast<void*>(dst), TVMFFISeqCell::data,
+                static_cast<size_t>(TVMFFISeqCell::size) * sizeof(Any));
+    TVMFFISeqCell::size = 0;
+  }
+  /// Reverses the elements in place.
+  void Reverse() {
+    Any* base = MutableBegin();
+    for (int64_t i = 0, j = TVMFFISeqCell::size - 1; i < j; ++i, --j) base[i].swap(base[j]);
+  }
+  /// Whether some element equals value (AnyEqual: strings by content, else identity).
+  bool Contains(const Any& value) const {
+    for (const Any& item : *this) {
+      if (AnyEqual()(item, value)) return true;
+    }
+    return false;
+  }
+
+  static constexpr bool _type_mutable = true;
+};
+
+static_assert(sizeof(Any) == sizeof(TVMFFIAny), "Any must be one TVMFFIAny cell");
+
+}  // namespace ffi
+}  // namespace tvm
+#endif  // TVM_FFI_CONTAINER_SEQ_BASE_H_

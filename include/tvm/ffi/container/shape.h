@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: Apache-2.0
+// container/shape.h: ShapeObj (index 69, values inline after 40 bytes), Shape and ShapeView.
+#ifndef TVM_FFI_CONTAINER_SHAPE_H_
+#define TVM_FFI_CONTAINER_SHAPE_H_
+
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/memory.h>
+#include <tvm/ffi/object.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <iterator>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tvm {
+namespace ffi {
+
+namespace details {
+[[noreturn]] TVM_FFI_COLD_CODE inline void ThrowShapeIndex(int64_t i, size_t n) {
+  TVM_FFI_THROW(IndexError) << "indexing " << i << " on a Shape of size " << n;
+  TVM_FFI_UNREACHABLE();
+}
+}  // namespace details
+
+/// A non-owning (data, size) view of int64 dimensions.
+class ShapeView {
+ public:
+  ShapeView() = default;
+  ShapeView(const int64_t* data, size_t size) : cell_{data, size} {}
+  /// Valid only for the full expression that creates it.
+  ShapeView(std::initializer_list<int64_t> init) : cell_{init.begin(), init.size()} {}  // NOLINT
+  const int64_t* data() const { return cell_.data; }
+  size_t size() const { return cell_.size; }
+  bool empty() const { return cell_.size == 0; }
+  int64_t operator[](size_t i) const { return cell_.data[i]; }
+  int64_t at(int64_t i) const {
+    if (i < 0 || i >= static_cast<int64_t>(cell_.size)) details::ThrowShapeIndex(i, cell_.size);
+    return cell_.data[i];
+  }
+  int64_t front() const { return at(0); }
+  int64_t back() const { return at(static_cast<int64_t>(cell_.size) - 1); }
+  const int64_t* begin() const { return cell_.data; }
+  const int64_t* end() const { return cell_.data + cell_.size; }
+  /// Product of the dimensions (1 for an empty shape).
+  int64_t Product() const {
+    int64_t product = 1;
+    for (int64_t dim : *this) product *= dim;
+    return product;
+  }
+
+ private:
+  TVMFFIShapeCell cell_{nullptr, 0};
+};
+
+/// Shape object: header + TVMFFIShapeCell, the values stored inline right after 40 bytes.
+class ShapeObj : public Object, public TVMFFIShapeCell {
+ public:
+  ShapeObj() {
+    TVMFFIShapeCell::data = nullptr;
+    TVMFFIShapeCell::size = 0;
+  }
+  int64_t Product() const {
+    return ShapeView(TVMFFIShapeCell::data, TVMFFIShapeCell::size).Product();
+  }
+  /// A new shape with copies of [first, last).
+  template <typename It>
+  static ObjectPtr<ShapeObj> Create(It first, It last, size_t n) {
+    ObjectPtr<ShapeObj> obj = make_inplace_array_object<ShapeObj, int64_t>(n);
+    int64_t* values =
+        reinterpret_cast<int64_t*>(reinterpret_cast<char*>(obj.get()) + sizeof(ShapeObj));
+    for (size_t i = 0; first != last; ++first, ++i) values[i] = static_cast<int64_t>(*first);
+    obj->TVMFFIShapeCell::data = values;
+    obj->TVMFFIShapeCell::size = n;
+    return obj;
+  }
+
+  static constexpr const int32_t _type_index = TypeIndex::kTVMFFIShape;
+  static constexpr bool _type_final = true;
+  static constexpr uint32_t _type_child_slots = 0;
+  TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIShape, ShapeObj, Object);
+};
+
+static_assert(sizeof(ShapeObj) == 40, "ShapeObj must be the header plus TVMFFIShapeCell");
+
+/// Immutable shape (non-nullable reference to a ShapeObj).
+class Shape : public ObjectRef {
+ public:
+  using index_type = int64_t;
+  Shape() : Shape(ShapeView()) {}
+  template <typename It, typename = typename std::iterator_traits<It>::iterator_category>
+  Shape(It first, It last)
+      : ObjectRef(ShapeObj::Create(first, last, static_cast<size_t>(std::distance(first, last)))) {}
+  Shape(std::initializer_list<int64_t> init) : Shape(init.begin(), init.end()) {}  // NOLINT
+  Shape(const std::vector<int64_t>& init) : Shape(init.begin(), init.end()) {}     // NOLINT
+  Shape(ShapeView view) : Shape(view.begin(), view.end()) {}                       // NOLINT
+  Shape(const Array<int64_t>& init) : Shape(init.begin(), init.end()) {}           // NOLINT
+  explicit Shape(ObjectPtr<ShapeObj> n) : ObjectRef(std::move(n)) {}
+  explicit Shape(UnsafeInit tag) : ObjectRef(tag) {}
+  TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(Shape);
+
+  /// Row-major compact strides of a shape.
+  static Shape StridesFromShape(ShapeView shape) {
+    std::vector<int64_t> strides(shape.size());
+    int64_t stride = 1;
+    for (size_t i = shape.size(); i > 0; --i) {
+      strides[i - 1] = stride;
+      stride *= shape[i - 1];
+    }
+    return Shape(strides);
+  }
+  operator ShapeView() const { return ShapeView(data(), size()); }  // NOLINT(*)
+  const int64_t* data() const { return get()->TVMFFIShapeCell::data; }
+  size_t size() const { return get()->TVMFFIShapeCell::size; }
+  int64_t operator[](size_t i) const { return data()[i]; }
+  int64_t at(int64_t i) const { return ShapeView(*this).at(i); }
+  bool empty() const { return size() == 0; }
+  int64_t front() const { return at(0); }
+  int64_t back() const { return at(static_cast<int64_t>(size()) - 1); }
+  const int64_t* begin() const { return data(); }
+  const int64_t* end() const { return data() + size(); }
+  int64_t Product() const { return ShapeView(*this).Product(); }
+
+  const ShapeObj* get() const { return static_cast<const ShapeObj*>(data_.get()); }
+  const ShapeObj* operator->() const { return get(); }
+  using ContainerType = ShapeObj;
+  static constexpr bool _type_is_nullable = false;
+};
+
+/// Prints `[1, 2, 3]`.
+inline std::ostream& operator<<(std::ostream& os, const Shape& shape) {
+  os << '[';
+  for (size_t i = 0; i < shape.size(); ++i) os << (i == 0 ? "" : ", ") << shape[i];
+  return os << ']';
+}
+
+template <>
+inline constexpr bool use_default_type_traits_v<Shape> = false;
+
+/// Shape in cells: accepts Shape, or an Array/List of ints (copied).
+template <>
+struct TypeTraits<Shape> : public ObjectRefTypeTraitsBase<Shape> {
+  static std::optional<Shape> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == TypeIndex::kTVMFFINone) return std::nullopt;
+    if (std::optional<Shape> shape = ObjectRefTypeTraitsBase<Shape>::TryCastFromAnyView(src)) {
+      return shape;
+    }
+    if (src->type_index != TypeIndex::kTVMFFIArray && src->type_index != TypeIndex::kTVMFFIList) {
+      return std::nullopt;
+    }
+    std::optional<Array<int64_t>> values = TypeTraits<Array<int64_t>>::TryCastFromAnyView(src);
+    if (!values.has_value()) return std::nullopt;
+    return Shape(*values);
+  }
+};
+
+}  // namespace ffi
+}  // namespace tvm
+#endif  // TVM_FFI_CONTAINER_SHAPE_H_

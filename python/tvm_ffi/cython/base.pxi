@@ -1,0 +1,181 @@
+# SPDX-License-Identifier: Apache-2.0
+# base.pxi: declarations of the C ABI (c_api.h and c_env_api.h) and the call-error bridge.
+from cpython.exc cimport PyErr_Occurred
+from cpython.object cimport PyObject
+from cpython.ref cimport Py_DECREF, Py_INCREF
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memcmp
+
+
+cdef extern from "dlpack/dlpack.h":
+    ctypedef struct DLDataType:
+        uint8_t code
+        uint8_t bits
+        uint16_t lanes
+
+    ctypedef struct DLDevice:
+        int32_t device_type
+        int32_t device_id
+
+    ctypedef struct DLTensor:
+        void* data
+        DLDevice device
+        int32_t ndim
+        DLDataType dtype
+        int64_t* shape
+        int64_t* strides
+        uint64_t byte_offset
+
+
+cdef extern from "tvm/ffi/c_api.h":
+    ctypedef void* TVMFFIObjectHandle
+
+    enum:
+        kTVMFFIAny
+        kTVMFFINone
+        kTVMFFIInt
+        kTVMFFIBool
+        kTVMFFIFloat
+        kTVMFFIOpaquePtr
+        kTVMFFIDataType
+        kTVMFFIDevice
+        kTVMFFIDLTensorPtr
+        kTVMFFIRawStr
+        kTVMFFIByteArrayPtr
+        kTVMFFIObjectRValueRef
+        kTVMFFISmallStr
+        kTVMFFISmallBytes
+        kTVMFFIStaticObjectBegin
+        kTVMFFIObject
+        kTVMFFIStr
+        kTVMFFIBytes
+        kTVMFFIError
+        kTVMFFIFunction
+        kTVMFFIShape
+        kTVMFFITensor
+        kTVMFFIArray
+        kTVMFFIMap
+        kTVMFFIModule
+        kTVMFFIOpaquePyObject
+        kTVMFFIList
+        kTVMFFIDict
+
+    ctypedef struct TVMFFIObject:
+        uint64_t combined_ref_count
+        int32_t type_index
+
+    ctypedef struct TVMFFIAny:
+        int32_t type_index
+        uint32_t zero_padding
+        uint32_t small_str_len
+        int64_t v_int64
+        double v_float64
+        void* v_ptr
+        const char* v_c_str
+        TVMFFIObject* v_obj
+        DLDataType v_dtype
+        DLDevice v_device
+        char v_bytes[8]
+        uint64_t v_uint64
+
+    ctypedef struct TVMFFIByteArray:
+        const char* data
+        size_t size
+
+    ctypedef struct TVMFFIErrorCell:
+        TVMFFIByteArray kind
+        TVMFFIByteArray message
+        TVMFFIByteArray backtrace
+        void (*update_backtrace)(TVMFFIObjectHandle, const TVMFFIByteArray*, int32_t) noexcept
+        TVMFFIObjectHandle cause_chain
+        TVMFFIObjectHandle extra_context
+
+    ctypedef int (*TVMFFISafeCallType)(
+        void*, const TVMFFIAny*, int32_t, TVMFFIAny*) noexcept nogil
+
+    ctypedef struct TVMFFIOpaqueObjectCell:
+        void* handle
+
+    ctypedef struct TVMFFITypeInfo:
+        int32_t type_index
+        int32_t type_depth
+        TVMFFIByteArray type_key
+        const TVMFFITypeInfo** type_ancestors
+        uint64_t type_key_hash
+        int32_t num_fields
+        int32_t num_methods
+
+    int TVMFFIObjectIncRef(TVMFFIObjectHandle obj) nogil
+    int TVMFFIObjectDecRef(TVMFFIObjectHandle obj) nogil
+    int TVMFFIObjectCreateOpaque(void* handle, int32_t type_index, void (*deleter)(void*) noexcept,
+                                 TVMFFIObjectHandle* out) nogil
+    int TVMFFIFunctionCreate(void* self, TVMFFISafeCallType safe_call,
+                             void (*deleter)(void*) noexcept, TVMFFIObjectHandle* out) nogil
+    int TVMFFIAnyViewToOwnedAny(const TVMFFIAny* any_view, TVMFFIAny* out) nogil
+    int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_args,
+                           TVMFFIAny* result) nogil
+    int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f,
+                                int allow_override) nogil
+    int TVMFFIFunctionGetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle* out) nogil
+    void TVMFFIErrorMoveFromRaised(TVMFFIObjectHandle* result) nogil
+    void TVMFFIErrorSetRaised(TVMFFIObjectHandle error) nogil
+    void TVMFFIErrorSetRaisedFromCStr(const char* kind, const char* message) nogil
+    int TVMFFIErrorCreate(const TVMFFIByteArray* kind, const TVMFFIByteArray* message,
+                          const TVMFFIByteArray* backtrace, TVMFFIObjectHandle* out) nogil
+    int TVMFFIStringFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) nogil
+    int TVMFFIBytesFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) nogil
+    int TVMFFIDataTypeFromString(const TVMFFIByteArray* str, DLDataType* out) nogil
+    int TVMFFIDataTypeToString(const DLDataType* dtype, TVMFFIAny* out) nogil
+    int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex) nogil
+    const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index) nogil
+
+
+cdef extern from "tvm/ffi/extra/c_env_api.h":
+    int TVMFFIEnvCheckSignals() nogil
+    int TVMFFIEnvRegisterCAPI(const char* name, void* symbol) nogil
+
+
+cdef extern from "tvm_ffi_python_helpers.h":
+    int TVMFFIPyMakeMlirPackedFunction(void* mlir_symbol, void* keep_alive,
+                                       void (*deleter)(void*) noexcept,
+                                       TVMFFIObjectHandle* out) nogil
+    void TVMFFIPyRegisterFrontendHooks() nogil
+    int TVMFFIPyIsObjectIndex(int32_t type_index) nogil
+    void TVMFFIPySetNone(TVMFFIAny* cell) nogil
+    void TVMFFIPySetObject(TVMFFIAny* cell, TVMFFIObjectHandle handle) nogil
+    TVMFFIObjectHandle TVMFFIPyCellObject(const TVMFFIAny* cell) nogil
+    const TVMFFIErrorCell* TVMFFIPyErrorCell(TVMFFIObjectHandle handle) nogil
+    void* TVMFFIPyOpaqueHandle(TVMFFIObjectHandle handle) nogil
+    int32_t TVMFFIPyObjectTypeIndex(TVMFFIObjectHandle handle) nogil
+    TVMFFIByteArray TVMFFIPyStringCellView(const TVMFFIAny* cell) nogil
+    object TVMFFIPyNewInstance(object cls, object args)
+    int TVMFFIPySetSmallStr(TVMFFIAny* cell, int32_t type_index, const char* data,
+                            size_t size) nogil
+
+
+cdef inline TVMFFIByteArray bytes_view(bytes data):
+    """A borrowed view of a bytes object (valid while it lives)."""
+    cdef TVMFFIByteArray arr
+    arr.data = data
+    arr.size = len(data)
+    return arr
+
+
+cdef inline str byte_array_to_str(TVMFFIByteArray arr):
+    return arr.data[:arr.size].decode("utf-8", "replace")
+
+
+cdef inline str exact_str(object value, str what):
+    """``value`` as an exact ``str``; subclasses such as ``String`` are accepted."""
+    if type(value) is str:
+        return value
+    if isinstance(value, str):
+        return str(value)
+    raise TypeError(f"{what} must be str, got '{type(value).__name__}'")
+
+
+cdef inline int CHECK_CALL(int ret) except -1:
+    """Raises the error a C API call reported (ret != 0) as a Python exception."""
+    if ret == 0:
+        return 0
+    return raise_ffi_error(ret)

@@ -1,0 +1,11 @@
+# SPDX-License-Identifier: Apache-2.0
+# cython: language_level=3, binding=False
+# core.pyx: the compiled core of tvm_ffi; binds only the C ABI (c_api.h).
+include "base.pxi"
+include "object.pxi"
+include "error.pxi"
+include "string.pxi"
+include "device.pxi"
+include "convert.pxi"
+include "function.pxi"
+include "registration.pxi"

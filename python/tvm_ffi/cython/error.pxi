@@ -1,0 +1,192 @@
+# SPDX-License-Identifier: Apache-2.0
+# error.pxi: Error objects and the two-way conversion between FFI errors and Python exceptions.
+import types
+
+
+ERROR_NAME_TO_TYPE = {}
+ERROR_TYPE_TO_NAME = {}
+
+for _error_cls in (RuntimeError, ValueError, TypeError, AttributeError, KeyError,
+                   IndexError, AssertionError, MemoryError):
+    ERROR_NAME_TO_TYPE[_error_cls.__name__] = _error_cls
+    ERROR_TYPE_TO_NAME[_error_cls] = _error_cls.__name__
+del _error_cls
+
+
+class Error(Object):
+    """An FFI error object (``ffi.Error``): kind, message and backtrace (most recent first)."""
+
+    def __init__(self, kind, message, backtrace=""):
+        cdef bytes kind_b = exact_str(kind, "kind").encode("utf-8")
+        cdef bytes message_b = exact_str(message, "message").encode("utf-8")
+        cdef bytes backtrace_b = exact_str(backtrace, "backtrace").encode("utf-8")
+        cdef TVMFFIByteArray k = bytes_view(kind_b)
+        cdef TVMFFIByteArray m = bytes_view(message_b)
+        cdef TVMFFIByteArray b = bytes_view(backtrace_b)
+        cdef TVMFFIObjectHandle handle = NULL
+        if TVMFFIErrorCreate(&k, &m, &b, &handle) != 0:
+            raise MemoryError("cannot allocate an FFI error")
+        (<CObject>self).chandle = handle
+
+    @property
+    def kind(self) -> str:
+        """The error kind, named after a Python exception class (e.g. ``"ValueError"``)."""
+        return byte_array_to_str(TVMFFIPyErrorCell((<CObject>self).chandle).kind)
+
+    @property
+    def message(self) -> str:
+        """The error message."""
+        return byte_array_to_str(TVMFFIPyErrorCell((<CObject>self).chandle).message)
+
+    @property
+    def backtrace(self) -> str:
+        """Frames as ``  File "<file>", line <n>, in <func>`` lines, most recent first."""
+        return byte_array_to_str(TVMFFIPyErrorCell((<CObject>self).chandle).backtrace)
+
+    @property
+    def extra_context(self):
+        """An optional payload object attached to the error, or None."""
+        cdef TVMFFIObjectHandle ctx = TVMFFIPyErrorCell((<CObject>self).chandle).extra_context
+        if ctx == NULL:
+            return None
+        TVMFFIObjectIncRef(ctx)
+        return make_object_from_handle(ctx)
+
+    def update_backtrace(self, backtrace) -> None:
+        """Replaces the stored backtrace text."""
+        error_update_backtrace(self, exact_str(backtrace, "backtrace"), 0)
+
+    def py_error(self) -> BaseException:
+        """The Python exception for this error, with native frames in its traceback."""
+        cls = ERROR_NAME_TO_TYPE.get(self.kind, RuntimeError)
+        exc = cls(self.message)
+        exc.__tvm_ffi_error__ = self
+        return exc.with_traceback(_traceback_from_backtrace(self.backtrace))
+
+    def __repr__(self):
+        return "ffi.Error"
+
+
+cdef void error_update_backtrace(error, str text, int32_t mode) except *:
+    cdef bytes data = text.encode("utf-8")
+    cdef TVMFFIByteArray arr = bytes_view(data)
+    cdef TVMFFIObjectHandle handle = (<CObject>error).chandle
+    TVMFFIPyErrorCell(handle).update_backtrace(handle, &arr, mode)
+
+
+cdef bint is_env_error_already_set(TVMFFIObjectHandle handle) noexcept:
+    cdef TVMFFIByteArray kind = TVMFFIPyErrorCell(handle).kind
+    return kind.size == 18 and memcmp(kind.data, b"EnvErrorAlreadySet", 18) == 0
+
+
+cdef int raise_ffi_error(int ret) except -1:
+    """Raises the error left by a failed call (ret -1), or the pending Python exception."""
+    cdef TVMFFIObjectHandle handle = NULL
+    if ret != -2:
+        TVMFFIErrorMoveFromRaised(&handle)
+    if handle == NULL or is_env_error_already_set(handle):
+        if PyErr_Occurred() != NULL:
+            TVMFFIObjectDecRef(handle)
+            return -1
+        if handle == NULL:
+            raise RuntimeError("an FFI call failed without reporting an error")
+    error = make_object_from_handle(handle)
+    raise error.py_error()
+
+
+# ------------------------------------------------------------------------------------------
+# Native frames in Python tracebacks
+# ------------------------------------------------------------------------------------------
+cdef dict _SYNTHETIC_CODE = {}
+cdef dict _SYNTHETIC_GLOBALS = {"__tvm_ffi_synthetic__": True}
+
+
+class _SyntheticFrameMarker(Exception):
+    pass
+
+
+def _parse_backtrace(text):
+    """``(file, line, func)`` of every ``File "...", line N, in F`` line, in text order."""
+    frames = []
+    for line in exact_str(text, "text").splitlines():
+        line = line.strip()
+        if not line.startswith('File "'):
+            continue
+        file_end = line.find('", line ')
+        if file_end < 0:
+            continue
+        rest = line[file_end + len('", line '):]
+        lineno, _, func = rest.partition(", in ")
+        try:
+            frames.append((line[len('File "'):file_end], int(lineno), func))
+        except ValueError:
+            continue
+    return frames
+
+
+cdef object _synthetic_frame(str filename, int lineno, str func):
+    """A finished frame object that reports the given file, line and function."""
+    key = (filename, func)
+    code = _SYNTHETIC_CODE.get(key)
+    if code is None:
+        code = compile("raise _SyntheticFrameMarker()", filename, "exec")
+        code = code.replace(co_name=func)
+        if hasattr(code, "co_qualname"):
+            code = code.replace(co_qualname=func)
+        _SYNTHETIC_CODE[key] = code
+    code = code.replace(co_firstlineno=max(lineno, 1))
+    scope = dict(_SYNTHETIC_GLOBALS)
+    scope["_SyntheticFrameMarker"] = _SyntheticFrameMarker
+    try:
+        exec(code, scope)
+    except _SyntheticFrameMarker as marker:
+        tb = marker.__traceback__
+        while tb.tb_next is not None:
+            tb = tb.tb_next
+        frame = tb.tb_frame
+        marker.__traceback__ = None
+        return frame, tb.tb_lasti
+    raise RuntimeError("synthetic frame did not raise")
+
+
+def _traceback_from_backtrace(str backtrace):
+    """A traceback chain (outermost first) of the native frames in ``backtrace``."""
+    tb = None
+    for filename, lineno, func in _parse_backtrace(backtrace):
+        frame, lasti = _synthetic_frame(filename, lineno, func)
+        tb = types.TracebackType(tb, frame, lasti, lineno)
+    return tb
+
+
+cdef str _format_python_frames(tb):
+    """Real (non-synthetic) frames of a traceback as backtrace lines, most recent first."""
+    lines = []
+    while tb is not None:
+        frame = tb.tb_frame
+        if not frame.f_globals.get("__tvm_ffi_synthetic__", False):
+            code = frame.f_code
+            lines.append(f'  File "{code.co_filename}", line {tb.tb_lineno}, in {code.co_name}\n')
+        tb = tb.tb_next
+    lines.reverse()
+    return "".join(lines)
+
+
+cdef object error_from_exception(BaseException exc):
+    """The FFI error for a Python exception (reusing the one it came from, if any)."""
+    existing = getattr(exc, "__tvm_ffi_error__", None)
+    frames = _format_python_frames(exc.__traceback__)
+    if isinstance(existing, Error):
+        if frames:
+            error_update_backtrace(existing, frames, 1)
+        return existing
+    kind = ERROR_TYPE_TO_NAME.get(type(exc), "RuntimeError")
+    return Error(kind, str(exc), frames)
+
+
+cdef void set_raised_from_exception(BaseException exc) noexcept:
+    """Stores the FFI error for ``exc`` in this thread's error slot (never raises)."""
+    try:
+        error = error_from_exception(exc)
+        TVMFFIErrorSetRaised((<CObject>error).chandle)
+    except BaseException:  # noqa: BLE001 - last resort: report something
+        TVMFFIErrorSetRaisedFromCStr(b"RuntimeError", b"failed to convert a Python exception")

@@ -1,0 +1,259 @@
+# SPDX-License-Identifier: Apache-2.0
+# function.pxi: Function (calls with GIL release), Python callbacks and global functions.
+from libc.stdlib cimport free, malloc
+
+ctypedef void (*PyObjectDeleter)(void*) noexcept
+
+cdef bint _RELEASE_GIL_BY_DEFAULT = os.environ.get("TVM_FFI_RELEASE_GIL_BY_DEFAULT", "1") != "0"
+cdef enum:
+    kStackArgs = 8
+
+
+cdef int call_packed(TVMFFIObjectHandle func, object args, TVMFFIAny* result,
+                     bint release_gil) except -1:
+    """Converts args, calls func (optionally without the GIL) and checks the return code."""
+    cdef Py_ssize_t num_args = len(args)
+    cdef TVMFFIAny stack_cells[kStackArgs]
+    cdef TVMFFIObjectHandle stack_temps[kStackArgs]
+    cdef TVMFFIAny* cells = stack_cells
+    cdef TVMFFIObjectHandle* temps = stack_temps
+    cdef Py_ssize_t i
+    cdef int ret
+    if num_args > kStackArgs:
+        cells = <TVMFFIAny*>malloc(num_args * sizeof(TVMFFIAny))
+        temps = <TVMFFIObjectHandle*>malloc(num_args * sizeof(TVMFFIObjectHandle))
+        if cells == NULL or temps == NULL:
+            free(cells)
+            free(temps)
+            raise MemoryError()
+    for i in range(num_args):
+        temps[i] = NULL
+    try:
+        for i in range(num_args):
+            convert_arg(args[i], &cells[i], &temps[i])
+        if release_gil:
+            with nogil:
+                ret = TVMFFIFunctionCall(func, cells, <int32_t>num_args, result)
+        else:
+            ret = TVMFFIFunctionCall(func, cells, <int32_t>num_args, result)
+    finally:
+        for i in range(num_args):
+            if temps[i] != NULL:
+                TVMFFIObjectDecRef(temps[i])
+        if cells != stack_cells:
+            free(cells)
+            free(temps)
+    return CHECK_CALL(ret)
+
+
+cdef class Function(CObject):
+    """A native function (``ffi.Function``); calling it converts arguments and the result.
+
+    While a call runs the GIL is released unless ``release_gil`` is False (the default
+    comes from ``TVM_FFI_RELEASE_GIL_BY_DEFAULT``, on unless set to ``"0"``).
+    """
+
+    cdef public bint release_gil
+    cdef dict __dict__
+
+    def __cinit__(self):
+        self.release_gil = _RELEASE_GIL_BY_DEFAULT
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("Function cannot be constructed directly; use get_global_func, "
+                        "convert or register_global_func")
+
+    def __call__(self, *args):
+        cdef TVMFFIAny result
+        TVMFFIPySetNone(&result)
+        call_packed(self.chandle, args, &result, self.release_gil)
+        return make_result(&result)
+
+    def __repr__(self):
+        return "ffi.Function" if self.chandle != NULL else "Function(chandle=None)"
+
+    @staticmethod
+    def __from_extern_c__(c_symbol, *, keep_alive_object=None):
+        """Wraps the address of a C safe-call ``int(void*, const TVMFFIAny*, int32_t, TVMFFIAny*)``.
+
+        ``keep_alive_object`` gets one extra reference for the Function's lifetime.
+        """
+        cdef void* keep = NULL
+        cdef TVMFFIObjectHandle handle = NULL
+        if keep_alive_object is not None:
+            keep = <void*>keep_alive_object
+            Py_INCREF(keep_alive_object)
+        cdef PyObjectDeleter deleter = NULL
+        if keep != NULL:
+            deleter = py_decref_deleter
+        cdef int ret = TVMFFIFunctionCreate(
+            keep, <TVMFFISafeCallType><void*><uint64_t>int(c_symbol), deleter, &handle)
+        if ret != 0 and keep != NULL:
+            Py_DECREF(keep_alive_object)
+        CHECK_CALL(ret)
+        return make_object_from_handle(handle)
+
+    @staticmethod
+    def __from_mlir_packed_safe_call__(mlir_packed_symbol, *, keep_alive_object=None):
+        """Wraps an MLIR packed function ``void(void**)`` with slots
+        (handle, args, num_args, result, return code)."""
+        cdef void* keep = NULL
+        cdef TVMFFIObjectHandle handle = NULL
+        if keep_alive_object is not None:
+            keep = <void*>keep_alive_object
+            Py_INCREF(keep_alive_object)
+        cdef int ret = TVMFFIPyMakeMlirPackedFunction(
+            <void*><uint64_t>int(mlir_packed_symbol), keep, py_decref_deleter, &handle)
+        if ret != 0 and keep != NULL:
+            Py_DECREF(keep_alive_object)
+        CHECK_CALL(ret)
+        return make_object_from_handle(handle)
+
+
+Object.register(Function)
+
+
+# ------------------------------------------------------------------------------------------
+# Python callables called from native code
+# ------------------------------------------------------------------------------------------
+cdef void py_decref_deleter(void* obj) noexcept with gil:
+    Py_DECREF(<object>obj)
+
+
+cdef int py_callback_safe_call(void* self, const TVMFFIAny* args, int32_t num_args,
+                               TVMFFIAny* result) noexcept with gil:
+    """Calls the Python callable `self`; a Python exception becomes the raised FFI error."""
+    cdef TVMFFIAny view
+    cdef TVMFFIObjectHandle temp = NULL
+    try:
+        pyargs = tuple([make_arg_view_value(&args[i]) for i in range(num_args)])
+        value = (<object>self)(*pyargs)
+        convert_arg(value, &view, &temp)
+        ret = TVMFFIAnyViewToOwnedAny(&view, result)
+        if temp != NULL:
+            TVMFFIObjectDecRef(temp)
+        return ret
+    except BaseException as exc:  # noqa: BLE001 - every exception crosses as an FFI error
+        if temp != NULL:
+            TVMFFIObjectDecRef(temp)
+        set_raised_from_exception(exc)
+        return -1
+
+
+cdef TVMFFIObjectHandle make_callback_handle(object pyfunc) except NULL:
+    """A new Function handle that calls pyfunc (holding a strong reference to it)."""
+    cdef TVMFFIObjectHandle handle = NULL
+    Py_INCREF(pyfunc)
+    if TVMFFIFunctionCreate(<void*>pyfunc, py_callback_safe_call, py_decref_deleter,
+                            &handle) != 0:
+        Py_DECREF(pyfunc)
+        CHECK_CALL(-1)
+    return handle
+
+
+def _convert_to_function(pyfunc) -> Function:
+    """A Function calling the Python callable ``pyfunc``."""
+    if isinstance(pyfunc, Function):
+        return pyfunc
+    if not callable(pyfunc):
+        raise TypeError(f"expected a callable, got '{type(pyfunc).__name__}'")
+    return make_object_from_handle(make_callback_handle(pyfunc))
+
+
+# ------------------------------------------------------------------------------------------
+# Global functions
+# ------------------------------------------------------------------------------------------
+cdef dict _BUILTIN_FUNCS = {}
+
+
+cdef object _get_global_func_or_none(str name):
+    cdef bytes key = name.encode("utf-8")
+    cdef TVMFFIByteArray arr = bytes_view(key)
+    cdef TVMFFIObjectHandle handle = NULL
+    CHECK_CALL(TVMFFIFunctionGetGlobal(&arr, &handle))
+    if handle == NULL:
+        return None
+    return make_object_from_handle(handle)
+
+
+cdef object _get_builtin_func(str name):
+    """A runtime global function, cached (these are never replaced)."""
+    func = _BUILTIN_FUNCS.get(name)
+    if func is None:
+        func = _get_global_func_or_none(name)
+        if func is None:
+            raise RuntimeError(f"the runtime has no global function '{name}'")
+        _BUILTIN_FUNCS[name] = func
+    return func
+
+
+def _get_global_func(name, bint allow_missing=False):
+    """The global function ``name``; None or ValueError when it is missing."""
+    func = _get_global_func_or_none(exact_str(name, "name"))
+    if func is None and not allow_missing:
+        raise ValueError(f"Cannot find global function {name}")
+    return func
+
+
+def _register_global_func(name, object func, bint override=False) -> Function:
+    """Registers ``func`` (a Function or Python callable) as the global function ``name``."""
+    cdef Function ffi_func = _convert_to_function(func)
+    cdef bytes key = exact_str(name, "name").encode("utf-8")
+    cdef TVMFFIByteArray arr = bytes_view(key)
+    CHECK_CALL(TVMFFIFunctionSetGlobal(&arr, ffi_func.chandle, 1 if override else 0))
+    return ffi_func
+
+
+def _list_global_func_names():
+    """Names of all global functions."""
+    functor = _get_builtin_func("ffi.FunctionListGlobalNamesFunctor")()
+    return [functor(i) for i in range(functor(-1))]
+
+
+def _remove_global_func(name) -> None:
+    """Removes a global function; a missing name is ignored."""
+    _get_builtin_func("ffi.FunctionRemoveGlobal")(exact_str(name, "name"))
+
+
+def _get_global_func_metadata(name) -> str:
+    """The metadata JSON text of a global function (``{}`` when it has none)."""
+    return str(_get_builtin_func("ffi.GetGlobalFuncMetadata")(exact_str(name, "name")))
+
+
+def convert(value):
+    """Converts ``value`` eagerly the way an argument would be converted (spec 2.6)."""
+    if value is None or isinstance(value, (CObject, bool, int, float, DataType, Device,
+                                           ctypes.c_void_p, String, Bytes)):
+        return value
+    if isinstance(value, str):
+        return _make_native_string(value, True)
+    if isinstance(value, (bytes, bytearray)):
+        return _make_native_string(bytes(value), False)
+    if isinstance(value, ObjectConvertible):
+        return value.asobject()
+    if callable(value):
+        return _convert_to_function(value)
+    if hasattr(value, "__tvm_ffi_object__"):
+        return value.__tvm_ffi_object__()
+    return _convert_through_cell(value)
+
+
+cdef object _convert_through_cell(object value):
+    cdef TVMFFIAny cell
+    cdef TVMFFIAny owned
+    cdef TVMFFIObjectHandle temp = NULL
+    TVMFFIPySetNone(&cell)
+    try:
+        convert_arg(value, &cell, &temp)
+        CHECK_CALL(TVMFFIAnyViewToOwnedAny(&cell, &owned))
+    finally:
+        if temp != NULL:
+            TVMFFIObjectDecRef(temp)
+    if owned.type_index == kTVMFFIOpaquePyObject:
+        return make_object_from_handle(TVMFFIPyCellObject(&owned))
+    return make_result(&owned)
+
+
+cdef object _make_native_string(object value, bint is_str):
+    """A String/Bytes (without a cached object), as ``convert`` returns for str/bytes."""
+    return String(value) if is_str else Bytes(value)

@@ -1,0 +1,191 @@
+# SPDX-License-Identifier: Apache-2.0
+# object.pxi: CObject (the handle holder), Object, rvalue references and opaque Python objects.
+import abc
+import ctypes
+
+
+cdef class CObject:
+    """Native base of every FFI object: holds one strong reference to a native handle."""
+
+    cdef void* chandle
+
+    def __dealloc__(self):
+        if self.chandle != NULL:
+            TVMFFIObjectDecRef(self.chandle)
+            self.chandle = NULL
+
+    def __chandle__(self) -> int:
+        """Address of the native object, 0 when NULL."""
+        return <uint64_t>self.chandle
+
+    @property
+    def id_(self) -> int:
+        """Same as ``__chandle__()``."""
+        return <uint64_t>self.chandle
+
+    def __ctypes_handle__(self):
+        """The handle as ``ctypes.c_void_p`` (``.value`` is None when NULL)."""
+        return ctypes.c_void_p(<uint64_t>self.chandle if self.chandle != NULL else None)
+
+    def same_as(self, other) -> bool:
+        """Whether ``other`` is an object with the same native handle."""
+        return isinstance(other, CObject) and self.chandle == (<CObject>other).chandle
+
+    def is_(self, other) -> bool:
+        """Alias of :meth:`same_as`."""
+        return self.same_as(other)
+
+    def __eq__(self, other):
+        return self.same_as(other)
+
+    def __ne__(self, other):
+        return not self.same_as(other)
+
+    def __hash__(self):
+        return hash(<uint64_t>self.chandle)
+
+    def _move(self):
+        """Marks this object to be moved into the next call (the callee may take it)."""
+        return ObjectRValueRef(self)
+
+    def __move_handle_from__(self, CObject other):
+        """Takes the handle of ``other``, which becomes NULL."""
+        if self.chandle != NULL:
+            TVMFFIObjectDecRef(self.chandle)
+        self.chandle = other.chandle
+        other.chandle = NULL
+
+    def __init_handle_by_constructor__(self, fconstructor, *args):
+        """Calls a constructor Function and adopts the handle it returns."""
+        cdef CObject result = fconstructor(*args)
+        if not isinstance(result, CObject):
+            raise TypeError("__init_handle_by_constructor__(): the constructor did not return "
+                            "an object")
+        self.__move_handle_from__(result)
+
+    def __repr__(self):
+        if self.chandle == NULL:
+            return f"{type(self).__name__}(chandle=None)"
+        return object_repr(self)
+
+    def __reduce__(self):
+        raise TypeError(f"cannot pickle '{type(self).__name__}' objects yet")
+
+
+class _ObjectMeta(abc.ABCMeta):
+    """Metaclass of Object: gives every subclass ``__slots__ = ()`` unless it declares some."""
+
+    def __new__(mcs, name, bases, namespace, **kwargs):
+        if "__slots__" not in namespace:
+            namespace["__slots__"] = ()
+        return super().__new__(mcs, name, bases, namespace, **kwargs)
+
+
+class Object(CObject, metaclass=_ObjectMeta):
+    """Base class of every FFI object exposed to Python (type key ``ffi.Object``)."""
+
+
+cdef class ObjectRValueRef:
+    """Marks ``obj`` to be moved into a call: the callee may take its handle."""
+
+    cdef public object obj
+
+    def __init__(self, obj):
+        self.obj = obj
+
+
+class ObjectConvertible:
+    """Mixin for Python classes that convert to an FFI object through ``asobject()``."""
+
+    def asobject(self):
+        """The FFI object this value stands for."""
+        raise NotImplementedError()
+
+
+cdef class OpaquePyObject(CObject):
+    """An FFI object (``ffi.OpaquePyObject``) holding a strong reference to a Python object."""
+
+    def pyobject(self):
+        """The wrapped Python object."""
+        return <object><PyObject*>TVMFFIPyOpaqueHandle(self.chandle)
+
+
+# ------------------------------------------------------------------------------------------
+# Type index -> Python class
+# ------------------------------------------------------------------------------------------
+cdef list _TYPE_INDEX_TO_CLS = []
+# Classes resolved for unregistered types (nearest registered ancestor); reset on registration.
+cdef dict _RESOLVED_CLS_CACHE = {}
+
+
+def _register_object_class(int32_t type_index, cls):
+    """Records ``cls`` as the Python class of objects with ``type_index``."""
+    while len(_TYPE_INDEX_TO_CLS) <= type_index:
+        _TYPE_INDEX_TO_CLS.append(None)
+    _TYPE_INDEX_TO_CLS[type_index] = cls
+    _RESOLVED_CLS_CACHE.clear()
+
+
+def _object_type_key_to_index(type_key):
+    """The type index of a registered key, or None."""
+    cdef bytes key = exact_str(type_key, "type_key").encode("utf-8")
+    cdef TVMFFIByteArray arr = bytes_view(key)
+    cdef int32_t index = 0
+    if TVMFFITypeKeyToIndex(&arr, &index) != 0:
+        clear_raised_error()
+        return None
+    return index
+
+
+cdef inline void clear_raised_error() noexcept:
+    cdef TVMFFIObjectHandle err = NULL
+    TVMFFIErrorMoveFromRaised(&err)
+    TVMFFIObjectDecRef(err)
+
+
+cdef object class_for_type_index(int32_t type_index):
+    """The registered class of a type, else that of its nearest registered ancestor."""
+    if type_index < len(_TYPE_INDEX_TO_CLS):
+        cls = _TYPE_INDEX_TO_CLS[type_index]
+        if cls is not None:
+            return cls
+    cls = _RESOLVED_CLS_CACHE.get(type_index)
+    if cls is None:
+        cls = resolve_ancestor_class(type_index)
+        _RESOLVED_CLS_CACHE[type_index] = cls
+    return cls
+
+
+cdef object resolve_ancestor_class(int32_t type_index):
+    cdef const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index)
+    cdef int32_t depth = info.type_depth - 1
+    while depth >= 0:
+        ancestor = info.type_ancestors[depth].type_index
+        if ancestor < len(_TYPE_INDEX_TO_CLS) and _TYPE_INDEX_TO_CLS[ancestor] is not None:
+            return _TYPE_INDEX_TO_CLS[ancestor]
+        depth -= 1
+    return Object
+
+
+cdef object make_object_from_handle(TVMFFIObjectHandle handle):
+    """Wraps an owned handle (the reference moves into the wrapper)."""
+    cls = class_for_type_index(TVMFFIPyObjectTypeIndex(handle))
+    cdef CObject obj = TVMFFIPyNewInstance(cls, ())
+    obj.chandle = handle
+    return obj
+
+
+cdef str type_key_of_index(int32_t type_index):
+    return byte_array_to_str(TVMFFIGetTypeInfo(type_index).type_key)
+
+
+cdef str object_repr(CObject obj):
+    """repr through the native printer when present, else the type key and address."""
+    printer = _get_global_func_or_none("ffi.ReprPrint")
+    if printer is not None:
+        try:
+            return str(printer(obj))
+        except Exception:  # noqa: BLE001 - repr must never raise
+            pass
+    key = type_key_of_index(TVMFFIPyObjectTypeIndex(obj.chandle))
+    return f"{key}(0x{<uint64_t>obj.chandle:x})"

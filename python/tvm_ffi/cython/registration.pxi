@@ -1,0 +1,10 @@
+# SPDX-License-Identifier: Apache-2.0
+# registration.pxi: binds the built-in classes to their type indices and installs frontend hooks.
+
+_register_object_class(kTVMFFIObject, Object)
+_register_object_class(kTVMFFIError, Error)
+_register_object_class(kTVMFFIFunction, Function)
+_register_object_class(kTVMFFIOpaquePyObject, OpaquePyObject)
+Object.register(OpaquePyObject)
+
+TVMFFIPyRegisterFrontendHooks()

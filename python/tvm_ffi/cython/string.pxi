@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: Apache-2.0
+# string.pxi: String and Bytes, str/bytes subclasses that may cache their FFI object.
+from cpython.unicode cimport PyUnicode_DecodeUTF8
+
+
+class PyNativeObject:
+    """Mixin of Python-native values (``String``, ``Bytes``, ``Shape``) that cache an FFI object.
+
+    Instances carry ``_tvm_ffi_cached_object``: the FFI object they came from, or None.
+    """
+
+    __slots__ = ()
+
+    def __init_cached_object_by_constructor__(self, fconstructor, *args):
+        """Calls ``fconstructor(*args)`` and caches the object it returns."""
+        self._tvm_ffi_cached_object = fconstructor(*args)
+
+
+class String(str, PyNativeObject):
+    """A ``str`` that may hold the FFI string object it came from (``ffi.String``)."""
+
+    _tvm_ffi_cached_object = None
+
+    def __reduce__(self):
+        return (str, (str(self),))
+
+
+class Bytes(bytes, PyNativeObject):
+    """A ``bytes`` that may hold the FFI bytes object it came from (``ffi.Bytes``)."""
+
+    _tvm_ffi_cached_object = None
+
+    def __reduce__(self):
+        return (bytes, (bytes(self),))
+
+
+cdef object make_string_result(TVMFFIAny* cell):
+    """A Python str/String for an owned string cell (takes the reference)."""
+    cdef TVMFFIByteArray view = TVMFFIPyStringCellView(cell)
+    text = PyUnicode_DecodeUTF8(view.data, view.size, "surrogateescape")
+    if cell.type_index == kTVMFFISmallStr:
+        return text
+    result = TVMFFIPyNewInstance(String, (text,))
+    result._tvm_ffi_cached_object = make_object_from_handle(TVMFFIPyCellObject(cell))
+    return result
+
+
+cdef object make_bytes_result(TVMFFIAny* cell):
+    """A Python bytes/Bytes for an owned bytes cell (takes the reference)."""
+    cdef TVMFFIByteArray view = TVMFFIPyStringCellView(cell)
+    data = view.data[:view.size]
+    if cell.type_index == kTVMFFISmallBytes:
+        return data
+    result = TVMFFIPyNewInstance(Bytes, (data,))
+    result._tvm_ffi_cached_object = make_object_from_handle(TVMFFIPyCellObject(cell))
+    return result

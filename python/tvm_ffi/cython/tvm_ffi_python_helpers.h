@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* tvm_ffi_python_helpers.h: small C helpers of the Cython core (cell access, trampolines). */
+#ifndef TVM_FFI_PYTHON_HELPERS_H_
+#define TVM_FFI_PYTHON_HELPERS_H_
+
+#include <Python.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tvm/ffi/c_api.h>
+#include <tvm/ffi/extra/c_env_api.h>
+
+/* The payload of an object starts right after its 24-byte header. */
+#define TVMFFI_PY_CELL(handle, type) ((type*)((char*)(handle) + sizeof(TVMFFIObject)))
+
+static inline int TVMFFIPyIsObjectIndex(int32_t type_index) {
+  return type_index >= kTVMFFIStaticObjectBegin;
+}
+
+static inline void TVMFFIPySetNone(TVMFFIAny* cell) {
+  cell->type_index = kTVMFFINone;
+  cell->zero_padding = 0;
+  cell->v_int64 = 0;
+}
+
+static inline void TVMFFIPySetObject(TVMFFIAny* cell, TVMFFIObjectHandle handle) {
+  cell->type_index = ((TVMFFIObject*)handle)->type_index;
+  cell->zero_padding = 0;
+  cell->v_obj = (TVMFFIObject*)handle;
+}
+
+static inline TVMFFIObjectHandle TVMFFIPyCellObject(const TVMFFIAny* cell) { return cell->v_obj; }
+
+static inline const TVMFFIErrorCell* TVMFFIPyErrorCell(TVMFFIObjectHandle handle) {
+  return TVMFFI_PY_CELL(handle, const TVMFFIErrorCell);
+}
+
+static inline void* TVMFFIPyOpaqueHandle(TVMFFIObjectHandle handle) {
+  return TVMFFI_PY_CELL(handle, TVMFFIOpaqueObjectCell)->handle;
+}
+
+static inline int32_t TVMFFIPyObjectTypeIndex(TVMFFIObjectHandle handle) {
+  return ((TVMFFIObject*)handle)->type_index;
+}
+
+/* The characters of a SmallStr/SmallBytes or Str/Bytes cell. */
+static inline TVMFFIByteArray TVMFFIPyStringCellView(const TVMFFIAny* cell) {
+  TVMFFIByteArray out;
+  if (cell->type_index == kTVMFFISmallStr || cell->type_index == kTVMFFISmallBytes) {
+    out.data = cell->v_bytes;
+    out.size = cell->small_str_len;
+  } else {
+    out = *TVMFFI_PY_CELL(cell->v_obj, TVMFFIByteArray);
+  }
+  return out;
+}
+
+/* Writes an inline SmallStr/SmallBytes cell (size <= 7, tail zeroed). */
+static inline int TVMFFIPySetSmallStr(TVMFFIAny* cell, int32_t type_index, const char* data,
+                                      size_t size) {
+  cell->type_index = type_index;
+  cell->small_str_len = (uint32_t)size;
+  cell->v_int64 = 0;
+  if (size != 0) memcpy(cell->v_bytes, data, size);
+  return 0;
+}
+
+/* An MLIR packed function void(void**) called with (handle, args, num_args, result, ret). */
+typedef struct {
+  void (*packed)(void**);
+  void* keep_alive;
+  void (*deleter)(void*);
+} TVMFFIPyMlirPacked;
+
+static int TVMFFIPyMlirPackedCall(void* self, const TVMFFIAny* args, int32_t num_args,
+                                  TVMFFIAny* result) {
+  TVMFFIPyMlirPacked* fn = (TVMFFIPyMlirPacked*)self;
+  int ret = 0;
+  void* handle = NULL;
+  void* slots[5] = {&handle, (void*)&args, &num_args, &result, &ret};
+  fn->packed(slots);
+  return ret;
+}
+
+static void TVMFFIPyMlirPackedDelete(void* self) {
+  TVMFFIPyMlirPacked* fn = (TVMFFIPyMlirPacked*)self;
+  if (fn->deleter != NULL && fn->keep_alive != NULL) fn->deleter(fn->keep_alive);
+  free(fn);
+}
+
+static inline int TVMFFIPyMakeMlirPackedFunction(void* mlir_symbol, void* keep_alive,
+                                                 void (*deleter)(void*),
+                                                 TVMFFIObjectHandle* out) {
+  TVMFFIPyMlirPacked* fn = (TVMFFIPyMlirPacked*)malloc(sizeof(TVMFFIPyMlirPacked));
+  if (fn == NULL) {
+    TVMFFIErrorSetRaisedFromCStr("MemoryError", "cannot allocate an MLIR function wrapper");
+    return -1;
+  }
+  fn->packed = (void (*)(void**))mlir_symbol;
+  fn->keep_alive = keep_alive;
+  fn->deleter = deleter;
+  int ret = TVMFFIFunctionCreate(fn, TVMFFIPyMlirPackedCall, TVMFFIPyMlirPackedDelete, out);
+  if (ret != 0) free(fn);
+  return ret;
+}
+
+/* A new instance of cls from its tp_new slot (no __init__), the fast way to wrap results. */
+static inline PyObject* TVMFFIPyNewInstance(PyObject* cls, PyObject* args) {
+#if defined(Py_LIMITED_API) || PY_VERSION_HEX >= 0x030A0000
+  newfunc tp_new = (newfunc)PyType_GetSlot((PyTypeObject*)cls, Py_tp_new);
+#else
+  newfunc tp_new = ((PyTypeObject*)cls)->tp_new;
+#endif
+  return tp_new((PyTypeObject*)cls, args, NULL);
+}
+
+/* Lets native code poll Python signals and take the GIL. */
+static inline void TVMFFIPyRegisterFrontendHooks(void) {
+  TVMFFIEnvRegisterCAPI("PyErr_CheckSignals", (void*)PyErr_CheckSignals);
+  TVMFFIEnvRegisterCAPI("PyGILState_Ensure", (void*)PyGILState_Ensure);
+  TVMFFIEnvRegisterCAPI("PyGILState_Release", (void*)PyGILState_Release);
+}
+
+#endif /* TVM_FFI_PYTHON_HELPERS_H_ */

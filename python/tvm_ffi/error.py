@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Error kinds: the mapping between native error kinds and Python exception classes."""
+
+from __future__ import annotations
+
+from typing import Callable, TypeVar, overload
+
+from . import core
+from .core import ERROR_NAME_TO_TYPE, ERROR_TYPE_TO_NAME, Error, _parse_backtrace
+
+__all__ = ["ERROR_NAME_TO_TYPE", "ERROR_TYPE_TO_NAME", "Error", "register_error"]
+
+E = TypeVar("E", bound=type)
+
+
+@overload
+def register_error(name_or_cls: E, cls: None = None) -> E: ...
+@overload
+def register_error(name_or_cls: str, cls: E) -> E: ...
+@overload
+def register_error(name_or_cls: str | None = None, cls: None = None) -> Callable[[E], E]: ...
+
+
+def register_error(
+    name_or_cls: str | type | None = None, cls: type | None = None
+) -> type | Callable[[type], type]:
+    """Map a native error kind to a Python exception class, both ways.
+
+    Forms: ``register_error(Cls)``, ``@register_error``, ``@register_error("Name")`` and
+    ``register_error("Name", Cls)``. The kind defaults to the class name.
+
+    Parameters
+    ----------
+    name_or_cls
+        The error kind, or the exception class itself.
+    cls
+        The exception class when a name is given.
+
+    Returns
+    -------
+    type or decorator
+        The class, or a decorator registering the class it is applied to.
+    """
+    if isinstance(name_or_cls, type):
+        return _register(name_or_cls.__name__, name_or_cls)
+    name = name_or_cls
+    if cls is not None:
+        return _register(name or cls.__name__, cls)
+
+    def decorate(target: type) -> type:
+        return _register(name or target.__name__, target)
+
+    return decorate
+
+
+def _register(name: str, cls: type) -> type:
+    ERROR_NAME_TO_TYPE[name] = cls
+    ERROR_TYPE_TO_NAME[cls] = name
+    return cls
+
+
+_ = (core, _parse_backtrace)

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+// test_memory.cc: make_object and make_inplace_array_object (alignment, header, deleters).
+#include <gtest/gtest.h>
+#include <tvm/ffi/memory.h>
+#include <tvm/ffi/object.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+namespace {
+
+using tvm::ffi::make_inplace_array_object;
+using tvm::ffi::make_object;
+using tvm::ffi::Object;
+using tvm::ffi::ObjectPtr;
+using tvm::ffi::details::ObjectUnsafe;
+
+/// Over-aligned objects.
+class alignas(64) Aligned64Obj : public Object {
+ public:
+  char payload[8] = {0};
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test_memory.Aligned64", Aligned64Obj, Object);
+};
+class alignas(256) Aligned256Obj : public Object {
+ public:
+  char payload[8] = {0};
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test_memory.Aligned256", Aligned256Obj, Object);
+};
+
+/// An in-place array: `size` int64 values stored right after the object.
+class IntArrayObj : public Object {
+ public:
+  explicit IntArrayObj(size_t size, int* destroyed) : size(size), destroyed_(destroyed) {}
+  ~IntArrayObj() { ++*destroyed_; }
+  int64_t* data() { return reinterpret_cast<int64_t*>(this + 1); }
+  size_t size;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test_memory.IntArray", IntArrayObj, Object);
+
+ private:
+  int* destroyed_;
+};
+
+uint64_t RefCountWord(const Object* obj) {
+  return ObjectUnsafe::GetHeader(obj)->combined_ref_count;
+}
+
+/// An object whose constructor always throws.
+class ThrowingObj : public Object {
+ public:
+  ThrowingObj() { throw std::runtime_error("constructor failed"); }
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test_memory.Throwing", ThrowingObj, Object);
+};
+
+TEST(MakeObject, HonoursOverAlignment) {
+  std::vector<ObjectPtr<Aligned64Obj>> objs64;
+  std::vector<ObjectPtr<Aligned256Obj>> objs256;
+  for (int i = 0; i < 8; ++i) {
+    objs64.push_back(make_object<Aligned64Obj>());
+    objs256.push_back(make_object<Aligned256Obj>());
+  }
+  for (const auto& obj : objs64) EXPECT_EQ(reinterpret_cast<uintptr_t>(obj.get()) % 64, 0u);
+  for (const auto& obj : objs256) EXPECT_EQ(reinterpret_cast<uintptr_t>(obj.get()) % 256, 0u);
+  EXPECT_EQ(RefCountWord(objs256[0].get()), 0x100000001ULL);
+}
+
+TEST(MakeInplaceArrayObject, ElementsLiveAfterTheObject) {
+  int destroyed = 0;
+  constexpr size_t kSize = 1000;
+  ObjectPtr<IntArrayObj> arr =
+      make_inplace_array_object<IntArrayObj, int64_t>(kSize, kSize, &destroyed);
+  for (size_t i = 0; i < kSize; ++i) arr->data()[i] = static_cast<int64_t>(i * 3);
+  int64_t sum = 0;
+  for (size_t i = 0; i < arr->size; ++i) sum += arr->data()[i];
+  EXPECT_EQ(sum, 3 * static_cast<int64_t>(kSize * (kSize - 1) / 2));
+  EXPECT_EQ(RefCountWord(arr.get()), 0x100000001ULL);
+  EXPECT_EQ(arr->type_index(), IntArrayObj::RuntimeTypeIndex());
+  arr.reset();
+  EXPECT_EQ(destroyed, 1);
+}
+
+TEST(MakeObject, ConstructorExceptionPropagatesAndFreesStorage) {
+  // Under ASan's leak checker a storage block kept after the throw is reported.
+  EXPECT_THROW(make_object<ThrowingObj>(), std::runtime_error);
+}
+
+}  // namespace

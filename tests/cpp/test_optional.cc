@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: Apache-2.0
+// test_optional.cc: Optional<T> for values and object references, and its Any conversions.
+#include <gtest/gtest.h>
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/optional.h>
+#include <tvm/ffi/string.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace tvm_ffi_optional_test {
+
+using tvm::ffi::Any;
+using tvm::ffi::AnyView;
+using tvm::ffi::Error;
+using tvm::ffi::Function;
+using tvm::ffi::ObjectRef;
+using tvm::ffi::Optional;
+using tvm::ffi::PackedArgs;
+using tvm::ffi::String;
+using tvm::ffi::TypeTraits;
+
+/// Runs f and returns the Error it throws; records a failure when nothing is thrown.
+template <typename F>
+Error CatchError(F&& f) {
+  try {
+    f();
+  } catch (const Error& err) {
+    return err;
+  }
+  ADD_FAILURE() << "expected a tvm::ffi::Error";
+  return Error("NoError", "", "");
+}
+
+Function MakeFunction() {
+  return Function::FromPacked([](PackedArgs, Any* rv) { *rv = 1; });
+}
+
+TEST(OptionalInt, EmptyByDefault) {
+  Optional<int64_t> a;
+  Optional<int64_t> b = std::nullopt;
+  Optional<int64_t> c = nullptr;
+  EXPECT_FALSE(a.has_value());
+  EXPECT_FALSE(b.has_value());
+  EXPECT_FALSE(c.has_value());
+  EXPECT_FALSE(static_cast<bool>(a));
+}
+
+TEST(OptionalInt, HoldsValue) {
+  Optional<int64_t> a = 5;
+  Optional<int64_t> b = std::optional<int64_t>(6);
+  EXPECT_TRUE(a.has_value());
+  EXPECT_EQ(a.value(), 5);
+  EXPECT_EQ(*b, 6);
+}
+
+TEST(OptionalInt, ValueOnEmptyThrows) {
+  Optional<int64_t> empty;
+  Error err = CatchError([&] { empty.value(); });
+  EXPECT_EQ(err.kind(), "RuntimeError");
+  EXPECT_EQ(err.message(), "Back optional access");
+}
+
+TEST(OptionalInt, ValueOr) {
+  EXPECT_EQ(Optional<int64_t>().value_or(9), 9);
+  EXPECT_EQ(Optional<int64_t>(3).value_or(9), 3);
+}
+
+TEST(OptionalInt, Comparisons) {
+  Optional<int64_t> empty;
+  Optional<int64_t> five = 5;
+  EXPECT_TRUE(empty == std::nullopt);
+  EXPECT_TRUE(empty == nullptr);
+  EXPECT_TRUE(five != std::nullopt);
+  EXPECT_TRUE(five != nullptr);
+  EXPECT_TRUE(five == 5);
+  EXPECT_TRUE(five != 6);
+  EXPECT_FALSE(empty == 5);
+  EXPECT_TRUE(five == Optional<int64_t>(5));
+  EXPECT_TRUE(empty != five);
+}
+
+TEST(OptionalInt, ToAny) {
+  EXPECT_EQ(Any(Optional<int64_t>()).type_index(), kTVMFFINone);
+  Any held = Optional<int64_t>(7);
+  EXPECT_EQ(held.type_index(), kTVMFFIInt);
+  EXPECT_EQ(held.cast<int64_t>(), 7);
+  EXPECT_EQ(AnyView(Optional<int64_t>(8)).type_index(), kTVMFFIInt);
+}
+
+TEST(OptionalInt, FromAny) {
+  EXPECT_FALSE(Any().cast<Optional<int64_t>>().has_value());
+  EXPECT_EQ(Any(4).cast<Optional<int64_t>>().value(), 4);
+  EXPECT_EQ(Any(true).cast<Optional<int64_t>>().value(), 1);
+}
+
+TEST(OptionalInt, TryCastForwardsMismatch) {
+  EXPECT_FALSE(Any(1.5).try_cast<Optional<int64_t>>().has_value());
+  Error err = CatchError([] { Any(1.5).cast<Optional<int64_t>>(); });
+  EXPECT_EQ(err.kind(), "TypeError");
+  EXPECT_EQ(err.message(), "Cannot convert from type `float` to `Optional<int>`");
+}
+
+TEST(OptionalInt, StrictAs) {
+  EXPECT_TRUE(Any().as<Optional<int64_t>>().has_value());
+  EXPECT_TRUE(Any(2).as<Optional<int64_t>>().has_value());
+  EXPECT_FALSE(Any(true).as<Optional<int64_t>>().has_value());
+}
+
+TEST(OptionalInt, TypeStr) {
+  EXPECT_EQ(TypeTraits<Optional<int64_t>>::TypeStr(), "Optional<int>");
+  EXPECT_EQ(TypeTraits<Optional<String>>::TypeStr(), "Optional<str>");
+  EXPECT_EQ(TypeTraits<Optional<Function>>::TypeStr(), "Optional<ffi.Function>");
+}
+
+TEST(OptionalString, ValueAndConversions) {
+  Optional<String> name = String("some name");
+  Optional<String> empty;
+  EXPECT_EQ(name.value(), "some name");
+  EXPECT_EQ(empty.value_or(String("fallback")), "fallback");
+  EXPECT_TRUE(name == String("some name"));
+  EXPECT_EQ(AnyView("raw").cast<Optional<String>>().value(), "raw");
+  EXPECT_FALSE(Any().cast<Optional<String>>().has_value());
+}
+
+TEST(OptionalString, RejectsBytes) {
+  Error err = CatchError([] { Any(tvm::ffi::Bytes("b", 1)).cast<Optional<String>>(); });
+  EXPECT_EQ(err.message(), "Cannot convert from type `ffi.SmallBytes` to `Optional<str>`");
+}
+
+TEST(OptionalObject, IsOnePointer) {
+  EXPECT_EQ(sizeof(Optional<ObjectRef>), sizeof(void*));
+  EXPECT_EQ(sizeof(Optional<Function>), sizeof(void*));
+}
+
+TEST(OptionalObject, EmptyAndValue) {
+  Optional<Function> empty;
+  Optional<Function> held = MakeFunction();
+  EXPECT_FALSE(empty.has_value());
+  EXPECT_TRUE(empty == nullptr);
+  EXPECT_TRUE(empty == std::nullopt);
+  EXPECT_TRUE(held.has_value());
+  EXPECT_EQ(held.value()().cast<int>(), 1);
+  EXPECT_EQ(CatchError([&] { empty.value(); }).message(), "Back optional access");
+}
+
+TEST(OptionalObject, SharesReference) {
+  Function f = MakeFunction();
+  Optional<Function> held = f;
+  EXPECT_EQ(f.use_count(), 2);
+  EXPECT_TRUE(held.value().same_as(f));
+  EXPECT_TRUE(held == Optional<Function>(f));
+  EXPECT_TRUE(held.value_or(Function()).same_as(f));
+}
+
+TEST(OptionalObject, FromStdOptionalFunction) {
+  Optional<Function> missing = Function::GetGlobal("test_optional.missing");
+  Optional<Function> found = Function::GetGlobal("testing.echo");
+  EXPECT_FALSE(missing.has_value());
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found.value()(3).cast<int>(), 3);
+}
+
+TEST(OptionalObject, AnyRoundTrip) {
+  Function f = MakeFunction();
+  Any none = Optional<Function>();
+  Any held = Optional<Function>(f);
+  EXPECT_EQ(none.type_index(), kTVMFFINone);
+  EXPECT_EQ(held.type_index(), kTVMFFIFunction);
+  EXPECT_FALSE(none.cast<Optional<Function>>().has_value());
+  EXPECT_TRUE(held.cast<Optional<Function>>().value().same_as(f));
+  EXPECT_TRUE(held.cast<Optional<ObjectRef>>().value().same_as(f));
+}
+
+TEST(OptionalObject, MismatchForwardsInnerTypeInfo) {
+  Error err = CatchError([] { Any(3).cast<Optional<Function>>(); });
+  EXPECT_EQ(err.kind(), "TypeError");
+  EXPECT_EQ(err.message(), "Cannot convert from type `int` to `Optional<ffi.Function>`");
+}
+
+TEST(OptionalObject, TypedParameterAcceptsNone) {
+  Function f = Function::FromTyped([](Optional<ObjectRef> x) { return x.has_value(); }, "opt_obj");
+  EXPECT_FALSE(f(nullptr).cast<bool>());
+  EXPECT_TRUE(f(MakeFunction()).cast<bool>());
+  EXPECT_EQ(CatchError([&] { f(1); }).message(),
+            "Mismatched type on argument #0 when calling: `opt_obj(0: Optional<ffi.Object>) -> "
+            "bool`. Expected `Optional<ffi.Object>` but got `int`");
+}
+
+}  // namespace tvm_ffi_optional_test

@@ -1,0 +1,336 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Errors across the boundary: kinds, register_error, core.Error and tracebacks (section 12)."""
+
+from __future__ import annotations
+
+import gc
+import traceback
+import weakref
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import tvm_ffi
+from tvm_ffi import core
+from tvm_ffi.error import ERROR_NAME_TO_TYPE, ERROR_TYPE_TO_NAME, register_error
+
+raise_error = tvm_ffi.get_global_func("testing.test_raise_error")
+apply = tvm_ffi.get_global_func("testing.apply")
+echo = tvm_ffi.get_global_func("testing.echo")
+
+REGISTERED = [
+    RuntimeError,
+    ValueError,
+    TypeError,
+    AttributeError,
+    KeyError,
+    IndexError,
+    AssertionError,
+    MemoryError,
+]
+
+
+@pytest.fixture
+def restore_error_registry() -> Iterator[None]:
+    """Undo any register_error done by a test."""
+    names = dict(ERROR_NAME_TO_TYPE)
+    types = dict(ERROR_TYPE_TO_NAME)
+    yield
+    ERROR_NAME_TO_TYPE.clear()
+    ERROR_NAME_TO_TYPE.update(names)
+    ERROR_TYPE_TO_NAME.clear()
+    ERROR_TYPE_TO_NAME.update(types)
+
+
+@pytest.fixture
+def gc_disabled() -> Iterator[None]:
+    gc.collect()
+    gc.disable()
+    yield
+    gc.enable()
+
+
+def frames_of(exc: BaseException) -> list[traceback.FrameSummary]:
+    return list(traceback.extract_tb(exc.__traceback__))
+
+
+def format_exc(exc: BaseException) -> str:
+    return "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+
+
+def index_of_frame(frames: list[traceback.FrameSummary], name_part: str) -> int:
+    matches = [i for i, frame in enumerate(frames) if name_part in frame.name]
+    assert matches, f"no frame named like {name_part!r} in {[f.name for f in frames]}"
+    return matches[0]
+
+
+@pytest.mark.parametrize("kind", REGISTERED)
+def test_native_error_kind_maps_to_class(kind: type[BaseException]) -> None:
+    with pytest.raises(kind, match="native message") as info:
+        raise_error(kind.__name__, "native message")
+    assert type(info.value) is kind
+
+
+@pytest.mark.parametrize("kind", ["NotImplementedError", "InternalError", "ZeroDivisionError"])
+def test_unregistered_native_kind_becomes_runtime_error(kind: str) -> None:
+    with pytest.raises(RuntimeError, match="other kind") as info:
+        raise_error(kind, "other kind")
+    assert type(info.value) is RuntimeError
+    assert info.value.__tvm_ffi_error__.kind == kind
+
+
+def test_default_mapping_both_ways() -> None:
+    for cls in REGISTERED:
+        assert ERROR_NAME_TO_TYPE[cls.__name__] is cls
+        assert ERROR_TYPE_TO_NAME[cls] == cls.__name__
+    assert core.ERROR_NAME_TO_TYPE is ERROR_NAME_TO_TYPE
+
+
+def test_exception_carries_error_object() -> None:
+    with pytest.raises(ValueError, match="carried") as info:
+        raise_error("ValueError", "carried")
+    error = info.value.__tvm_ffi_error__
+    assert isinstance(error, core.Error)
+    assert isinstance(error, tvm_ffi.Object)
+    assert error.kind == "ValueError"
+    assert error.message == "carried"
+    assert "TestRaiseError" in error.backtrace
+    assert repr(error) == "ffi.Error"
+
+
+def test_register_error_class_form(restore_error_registry: None) -> None:
+    class ErrFormClass(Exception):
+        pass
+
+    assert register_error(ErrFormClass) is ErrFormClass
+    assert ERROR_NAME_TO_TYPE["ErrFormClass"] is ErrFormClass
+    assert ERROR_TYPE_TO_NAME[ErrFormClass] == "ErrFormClass"
+
+
+def test_register_error_bare_decorator_form(restore_error_registry: None) -> None:
+    @register_error
+    class ErrFormBare(Exception):
+        pass
+
+    assert isinstance(ErrFormBare, type)
+    assert ERROR_NAME_TO_TYPE["ErrFormBare"] is ErrFormBare
+
+
+def test_register_error_named_decorator_form(restore_error_registry: None) -> None:
+    @register_error("ErrKindNamed")
+    class ErrFormNamed(Exception):
+        pass
+
+    assert isinstance(ErrFormNamed, type)
+    assert ERROR_NAME_TO_TYPE["ErrKindNamed"] is ErrFormNamed
+    assert ERROR_TYPE_TO_NAME[ErrFormNamed] == "ErrKindNamed"
+
+
+def test_register_error_name_and_class_form(restore_error_registry: None) -> None:
+    class ErrFormPair(Exception):
+        pass
+
+    assert register_error("ErrKindPair", ErrFormPair) is ErrFormPair
+    assert ERROR_NAME_TO_TYPE["ErrKindPair"] is ErrFormPair
+    assert ERROR_TYPE_TO_NAME[ErrFormPair] == "ErrKindPair"
+
+
+def test_registered_error_travels_from_native(restore_error_registry: None) -> None:
+    @register_error("ErrTravelKind")
+    class ErrTravel(Exception):
+        pass
+
+    with pytest.raises(ErrTravel, match="from c") as info:
+        raise_error("ErrTravelKind", "from c")
+    assert info.value.__tvm_ffi_error__.kind == "ErrTravelKind"
+
+
+def test_registered_error_travels_through_callback(restore_error_registry: None) -> None:
+    @register_error
+    class ErrThroughCallback(Exception):
+        pass
+
+    def raiser() -> None:
+        raise ErrThroughCallback("from python")
+
+    with pytest.raises(ErrThroughCallback, match="from python") as info:
+        apply(raiser)
+    assert info.value.__tvm_ffi_error__.kind == "ErrThroughCallback"
+
+
+def test_registered_error_converts_to_its_kind(restore_error_registry: None) -> None:
+    @register_error("ErrConvertKind")
+    class ErrConvert(Exception):
+        pass
+
+    assert echo(ErrConvert("payload")).kind == "ErrConvertKind"
+
+
+def test_error_kind_lookup_is_exact_type() -> None:
+    class SubValueError(ValueError):
+        pass
+
+    def raiser() -> None:
+        raise SubValueError("sub")
+
+    with pytest.raises(RuntimeError, match="sub") as info:
+        apply(raiser)
+    assert not isinstance(info.value, ValueError)
+
+
+def test_key_error_message_is_str_of_exception() -> None:
+    def raiser() -> None:
+        raise KeyError("k")
+
+    with pytest.raises(KeyError) as info:
+        apply(raiser)
+    assert info.value.__tvm_ffi_error__.message == "'k'"
+
+
+def test_error_constructor_and_properties() -> None:
+    error = core.Error("TypeError", "bad type", '  File "a.cc", line 3, in F\n')
+    assert error.kind == "TypeError"
+    assert error.message == "bad type"
+    assert error.backtrace == '  File "a.cc", line 3, in F\n'
+    assert error.extra_context is None
+
+
+def test_error_constructor_accepts_string_objects() -> None:
+    message = echo("a message longer than seven bytes")
+    assert type(message) is core.String
+    assert core.Error("ValueError", message).message == message
+
+
+def test_error_update_backtrace_replaces_text() -> None:
+    error = core.Error("ValueError", "m", "old\n")
+    error.update_backtrace('  File "b.cc", line 7, in G\n')
+    assert error.backtrace == '  File "b.cc", line 7, in G\n'
+
+
+def test_py_error_builds_exception_with_native_frames() -> None:
+    error = core.Error("IndexError", "out of range", '  File "native.cc", line 12, in Lookup\n')
+    exc = error.py_error()
+    assert type(exc) is IndexError
+    assert str(exc) == "out of range"
+    assert exc.__tvm_ffi_error__.same_as(error)
+    frame = frames_of(exc)[-1]
+    assert (frame.filename, frame.lineno, frame.name) == ("native.cc", 12, "Lookup")
+
+
+def test_py_error_of_unregistered_kind_is_runtime_error() -> None:
+    assert type(core.Error("SomethingOdd", "m", "").py_error()) is RuntimeError
+
+
+def test_raising_py_error_round_trips_through_callback() -> None:
+    error = core.Error("AttributeError", "no attr", "")
+
+    def raiser() -> None:
+        raise error.py_error()
+
+    with pytest.raises(AttributeError, match="no attr") as info:
+        apply(raiser)
+    assert info.value.__tvm_ffi_error__.same_as(error)
+
+
+def test_parse_backtrace() -> None:
+    text = (
+        '  File "outer.cc", line 10, in Outer\n'
+        "  some unrelated line\n"
+        '  File "inner.py", line 2, in inner\n'
+    )
+    assert tvm_ffi.error._parse_backtrace(text) == [
+        ("outer.cc", 10, "Outer"),
+        ("inner.py", 2, "inner"),
+    ]
+
+
+def test_native_frames_in_traceback() -> None:
+    with pytest.raises(ValueError, match="traced") as info:
+        raise_error("ValueError", "traced")
+    frames = frames_of(info.value)
+    frame = frames[index_of_frame(frames, "TestRaiseError")]
+    assert frame.filename.endswith("testing.cc")
+    assert frame.lineno > 0
+    assert frames[0].name == "test_native_frames_in_traceback"
+    assert "TestRaiseError" in format_exc(info.value)
+
+
+def test_callback_frames_and_native_frames_in_traceback() -> None:
+    def failing_callback() -> None:
+        raise TypeError("inside callback")
+
+    with pytest.raises(TypeError, match="inside callback") as info:
+        apply(failing_callback)
+    frames = frames_of(info.value)
+    native = index_of_frame(frames, "TestApply")
+    callback = index_of_frame(frames, "failing_callback")
+    assert frames[callback].filename == __file__
+    assert frames[0].name == "test_callback_frames_and_native_frames_in_traceback"
+    assert 0 < native < callback
+    text = format_exc(info.value)
+    assert "failing_callback" in text
+    assert "TestApply" in text
+
+
+def test_error_through_two_boundaries_keeps_object() -> None:
+    originals: list[BaseException] = []
+
+    def callback() -> None:
+        with pytest.raises(KeyError) as inner:
+            raise_error("KeyError", "deep")
+        originals.append(inner.value)
+        raise inner.value
+
+    with pytest.raises(KeyError, match="deep") as info:
+        apply(callback)
+    assert info.value.__tvm_ffi_error__.same_as(originals[0].__tvm_ffi_error__)
+    text = format_exc(info.value)
+    assert text.count("TestRaiseError") == 1
+    frames = frames_of(info.value)
+    assert index_of_frame(frames, "TestApply") < index_of_frame(frames, "callback")
+    assert index_of_frame(frames, "callback") < index_of_frame(frames, "TestRaiseError")
+
+
+def test_nested_callbacks_keep_innermost_frame() -> None:
+    def innermost() -> None:
+        raise IndexError("innermost")
+
+    def middle() -> None:
+        apply(innermost)
+
+    with pytest.raises(IndexError, match="innermost") as info:
+        apply(middle)
+    frames = frames_of(info.value)
+    assert frames[-1].name == "innermost"
+    assert index_of_frame(frames, "middle") < len(frames) - 1
+
+
+class Marker:
+    pass
+
+
+def raise_from_callback_with_local() -> weakref.ref[Marker]:
+    local = Marker()
+    ref = weakref.ref(local)
+
+    def raiser() -> None:
+        raise ValueError("cycle check")
+
+    with pytest.raises(ValueError, match="cycle check"):
+        apply(raiser)
+    return ref
+
+
+def raise_from_native_with_local() -> weakref.ref[Marker]:
+    local = Marker()
+    ref = weakref.ref(local)
+    with pytest.raises(RuntimeError, match="cycle check"):
+        raise_error("RuntimeError", "cycle check")
+    return ref
+
+
+@pytest.mark.parametrize("scenario", [raise_from_callback_with_local, raise_from_native_with_local])
+def test_handled_error_frees_frame_locals_without_gc(gc_disabled: None, scenario: Any) -> None:
+    ref = scenario()
+    assert ref() is None

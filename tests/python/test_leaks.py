@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Repeated calls, callbacks and errors leave reference counts where they started."""
+
+from __future__ import annotations
+
+import gc
+import sys
+
+import pytest
+
+import tvm_ffi
+
+ROUNDS = 100_000
+echo = tvm_ffi.get_global_func("testing.echo")
+apply = tvm_ffi.get_global_func("testing.apply")
+nop = tvm_ffi.get_global_func("testing.nop")
+raise_error = tvm_ffi.get_global_func("testing.test_raise_error")
+use_count = tvm_ffi.get_global_func("testing.object_use_count")
+
+
+class Payload:
+    pass
+
+
+def test_opaque_object_round_trips_do_not_leak() -> None:
+    payload = Payload()
+    baseline = sys.getrefcount(payload)
+    for _ in range(ROUNDS):
+        echo(payload)
+    gc.collect()
+    assert sys.getrefcount(payload) == baseline
+
+
+def test_opaque_arguments_to_nop_do_not_leak() -> None:
+    payload = Payload()
+    baseline = sys.getrefcount(payload)
+    for _ in range(ROUNDS):
+        nop(payload, payload, 1, "some longer string")
+    gc.collect()
+    assert sys.getrefcount(payload) == baseline
+
+
+def test_callbacks_do_not_leak() -> None:
+    payload = Payload()
+
+    def callback(value: object) -> object:
+        return value
+
+    callback_base = sys.getrefcount(callback)
+    payload_base = sys.getrefcount(payload)
+    for _ in range(ROUNDS):
+        apply(callback, payload)
+    gc.collect()
+    assert sys.getrefcount(callback) == callback_base
+    assert sys.getrefcount(payload) == payload_base
+
+
+def test_ffi_object_round_trips_do_not_leak() -> None:
+    obj = tvm_ffi.convert(lambda: None)
+    baseline = use_count(obj)
+    for _ in range(ROUNDS):
+        echo(obj)
+    for _ in range(ROUNDS // 10):
+        apply(lambda x: x, obj)
+    gc.collect()
+    assert use_count(obj) == baseline
+
+
+def test_cached_string_round_trips_do_not_leak() -> None:
+    text = echo("a string long enough to be an object")
+    cached = text._tvm_ffi_cached_object
+    baseline = use_count(cached)
+    for _ in range(ROUNDS):
+        echo(text)
+    assert use_count(cached) == baseline
+
+
+def test_native_errors_do_not_leak() -> None:
+    obj = tvm_ffi.convert(lambda: None)
+    baseline = use_count(obj)
+    for _ in range(ROUNDS):
+        with pytest.raises(ValueError, match="leak"):
+            raise_error("ValueError", "leak")
+        echo(obj)
+    gc.collect()
+    assert use_count(obj) == baseline
+
+
+def test_callback_errors_do_not_leak() -> None:
+    payload = Payload()
+    obj = tvm_ffi.convert(lambda: None)
+
+    def raiser(value: object, ffi_obj: object) -> None:
+        raise KeyError("leak")
+
+    payload_base = sys.getrefcount(payload)
+    obj_base = use_count(obj)
+    raiser_base = sys.getrefcount(raiser)
+    for _ in range(ROUNDS // 5):
+        with pytest.raises(KeyError):
+            apply(raiser, payload, obj)
+    gc.collect()
+    assert sys.getrefcount(payload) == payload_base
+    assert sys.getrefcount(raiser) == raiser_base
+    assert use_count(obj) == obj_base

@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The handle-level Object API: identity, equality, NULL objects, moves and slots (4.1-4.3)."""
+
+from __future__ import annotations
+
+import ctypes
+import pickle
+
+import pytest
+
+import tvm_ffi
+from tvm_ffi import core
+
+echo = tvm_ffi.get_global_func("testing.echo")
+use_count = tvm_ffi.get_global_func("testing.object_use_count")
+
+
+def make_object() -> tvm_ffi.Object:
+    """A fresh FFI object that Python owns alone."""
+    return tvm_ffi.convert(lambda: None)
+
+
+class PlainSubclass(tvm_ffi.Object):
+    pass
+
+
+class DictSubclass(tvm_ffi.Object):
+    __slots__ = ("__dict__",)
+
+
+def test_chandle_and_id_agree() -> None:
+    obj = make_object()
+    assert isinstance(obj.__chandle__(), int)
+    assert obj.__chandle__() != 0
+    assert obj.id_ == obj.__chandle__()
+
+
+def test_ctypes_handle_matches_chandle() -> None:
+    obj = make_object()
+    handle = obj.__ctypes_handle__()
+    assert type(handle) is ctypes.c_void_p
+    assert handle.value == obj.__chandle__()
+
+
+def test_same_as_compares_handles() -> None:
+    obj = make_object()
+    other = make_object()
+    assert obj.same_as(obj)
+    assert obj.same_as(echo(obj))
+    assert not obj.same_as(other)
+
+
+@pytest.mark.parametrize("other", [None, 1, "text", object()])
+def test_same_as_and_is_false_for_non_objects(other: object) -> None:
+    obj = make_object()
+    assert not obj.same_as(other)
+    assert not obj.is_(other)
+
+
+def test_is_matches_same_as() -> None:
+    obj = make_object()
+    assert obj.is_(echo(obj))
+    assert not obj.is_(make_object())
+
+
+def test_equality_and_hash_by_handle() -> None:
+    obj = make_object()
+    again = echo(obj)
+    assert obj == again
+    assert (obj != again) is False
+    assert hash(obj) == hash(again)
+    assert obj != make_object()
+    assert len({obj, again}) == 1
+
+
+def test_default_object_is_null() -> None:
+    obj = tvm_ffi.Object()
+    assert obj.__chandle__() == 0
+    assert obj.id_ == 0
+    assert obj.__ctypes_handle__().value is None
+    assert repr(obj) == "Object(chandle=None)"
+
+
+def test_null_subclass_repr_uses_class_name() -> None:
+    assert repr(PlainSubclass()) == "PlainSubclass(chandle=None)"
+
+
+def test_move_handle_from_steals_handle() -> None:
+    source = make_object()
+    address = source.__chandle__()
+    target = tvm_ffi.Object()
+    target.__move_handle_from__(source)
+    assert target.__chandle__() == address
+    assert source.__chandle__() == 0
+    assert use_count(target) == 1
+
+
+def test_move_handle_into_subclass() -> None:
+    source = make_object()
+    target = PlainSubclass()
+    target.__move_handle_from__(source)
+    assert isinstance(target, PlainSubclass)
+    assert source.__ctypes_handle__().value is None
+    assert target.same_as(echo(target))
+
+
+def test_subclass_gets_empty_slots() -> None:
+    assert PlainSubclass.__slots__ == ()
+    obj = PlainSubclass()
+    with pytest.raises(AttributeError):
+        obj.unknown_attribute = 1
+
+
+def test_subclass_can_opt_into_dict() -> None:
+    obj = DictSubclass()
+    obj.extra = 5
+    assert obj.extra == 5
+
+
+def test_builtin_objects_are_objects() -> None:
+    func = tvm_ffi.get_global_func("testing.add_one")
+    assert isinstance(func, tvm_ffi.Object)
+    assert isinstance(core.Error("ValueError", "m", ""), tvm_ffi.Object)
+    assert isinstance(tvm_ffi.convert(object()), tvm_ffi.Object)
+
+
+def test_use_count_tracks_python_references() -> None:
+    obj = make_object()
+    assert use_count(obj) == 1
+    copies = [echo(obj) for _ in range(3)]
+    assert use_count(obj) == 4
+    del copies
+    assert use_count(obj) == 1
+
+
+def test_move_ref_wraps_object() -> None:
+    obj = make_object()
+    ref = obj._move()
+    assert isinstance(ref, core.ObjectRValueRef)
+    assert ref.obj is obj
+
+
+def test_function_cannot_be_pickled() -> None:
+    with pytest.raises(TypeError):
+        pickle.dumps(make_object())

@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Python signals interrupt native code that polls TVMFFIEnvCheckSignals (2.6)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+CHILD = """
+import sys
+import tvm_ffi
+sleeper = tvm_ffi.get_global_func("testing.run_check_signal")
+sleeper.release_gil = {release_gil}
+open("ready", "w").close()
+sleeper(10)
+print("finished without interruption", flush=True)
+"""
+
+
+def wait_for_file(path: Path, child: subprocess.Popen, timeout: float) -> bool:
+    """Wait until ``path`` exists; False if the child exits or the timeout passes first."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and child.poll() is None:
+        if path.exists():
+            return True
+        time.sleep(0.01)
+    if child.poll() is None:
+        child.kill()
+    return False
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX signals")
+@pytest.mark.parametrize("release_gil", [True, False])
+def test_sigint_interrupts_native_sleep(tmp_path: Path, release_gil: bool) -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD.format(release_gil=release_gil)],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ),
+    )
+    with child:
+        assert wait_for_file(tmp_path / "ready", child, timeout=60.0)
+        time.sleep(1.0)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        stdout, stderr = child.communicate(timeout=30)
+        elapsed = time.monotonic() - sent
+    assert elapsed < 5.0
+    assert "finished without interruption" not in stdout
+    assert "KeyboardInterrupt" in stderr
+    assert child.returncode != 0

@@ -1,0 +1,118 @@
+# SPDX-License-Identifier: Apache-2.0
+"""core.String and core.Bytes: str/bytes subclasses that cache their FFI object (section 6)."""
+
+from __future__ import annotations
+
+import pickle
+
+import tvm_ffi
+from tvm_ffi import core
+
+echo = tvm_ffi.get_global_func("testing.echo")
+use_count = tvm_ffi.get_global_func("testing.object_use_count")
+LONG_TEXT = "a string longer than seven bytes"
+LONG_DATA = b"bytes longer than seven"
+
+
+def test_string_is_str_subclass() -> None:
+    text = core.String("hello")
+    assert isinstance(text, str)
+    assert text == "hello"
+    assert text._tvm_ffi_cached_object is None
+
+
+def test_string_supports_str_methods() -> None:
+    text = core.String("Hello World")
+    assert text.upper() == "HELLO WORLD"
+    assert text.split() == ["Hello", "World"]
+    assert type(text[0:5]) is str
+    assert hash(text) == hash("Hello World")
+
+
+def test_bytes_is_bytes_subclass() -> None:
+    data = core.Bytes(b"\x00\x01")
+    assert isinstance(data, bytes)
+    assert data == b"\x00\x01"
+    assert data._tvm_ffi_cached_object is None
+
+
+def test_returned_string_caches_object() -> None:
+    text = echo(LONG_TEXT)
+    assert type(text) is core.String
+    assert text == LONG_TEXT
+    assert isinstance(text._tvm_ffi_cached_object, tvm_ffi.Object)
+
+
+def test_passing_cached_string_sends_cached_object() -> None:
+    text = echo(LONG_TEXT)
+    again = echo(text)
+    assert again == LONG_TEXT
+    assert again._tvm_ffi_cached_object.same_as(text._tvm_ffi_cached_object)
+
+
+def test_passing_cached_bytes_sends_cached_object() -> None:
+    data = echo(LONG_DATA)
+    assert type(data) is core.Bytes
+    again = echo(data)
+    assert again == LONG_DATA
+    assert again._tvm_ffi_cached_object.same_as(data._tvm_ffi_cached_object)
+
+
+def test_cached_object_reference_is_shared_not_copied() -> None:
+    text = echo(LONG_TEXT)
+    cached = text._tvm_ffi_cached_object
+    before = use_count(cached)
+    again = echo(text)
+    assert use_count(cached) == before + 1
+    del again
+    assert use_count(cached) == before
+
+
+def test_string_without_cache_is_sent_as_text() -> None:
+    text = core.String(LONG_TEXT)
+    result = echo(text)
+    assert result == LONG_TEXT
+    assert result._tvm_ffi_cached_object is not None
+
+
+def test_typed_string_function_accepts_string() -> None:
+    text = echo(LONG_TEXT)
+    assert tvm_ffi.get_global_func("testing.schema_id_string")(text) == LONG_TEXT
+
+
+def test_string_pickles_to_plain_str() -> None:
+    restored = pickle.loads(pickle.dumps(echo(LONG_TEXT)))
+    assert type(restored) is str
+    assert restored == LONG_TEXT
+
+
+def test_bytes_pickles_to_plain_bytes() -> None:
+    restored = pickle.loads(pickle.dumps(echo(LONG_DATA)))
+    assert type(restored) is bytes
+    assert restored == LONG_DATA
+
+
+def test_convert_str_returns_string_without_cache() -> None:
+    text = tvm_ffi.convert("s")
+    assert type(text) is core.String
+    assert text == "s"
+    assert text._tvm_ffi_cached_object is None
+
+
+def test_convert_keeps_string_object() -> None:
+    text = echo(LONG_TEXT)
+    assert tvm_ffi.convert(text) is text
+
+
+def test_non_ascii_long_string_round_trips() -> None:
+    text = "ünïcödé ✓ 日本語 text"
+    result = echo(text)
+    assert result == text
+    assert echo(result) == text
+
+
+def test_string_without_cache_in_later_argument() -> None:
+    apply = tvm_ffi.get_global_func("testing.apply")
+    first = core.String("first " + LONG_TEXT)
+    second = core.String("second " + LONG_TEXT)
+    assert apply(lambda x, y: x + "|" + y, first, second) == f"{first}|{second}"
