@@ -14,21 +14,24 @@ bash scripts/install_deps.sh
 step "lint"
 bash scripts/lint.sh
 
+generator=()
+command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
+
 cpp_build_and_test() {
   local build_dir="$1"
   shift
-  cmake -B "${build_dir}" -DTVM_FFI_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
+  cmake -B "${build_dir}" "${generator[@]}" -DTVM_FFI_BUILD_TESTS=ON "$@"
   cmake --build "${build_dir}" -j "${JOBS}"
   (cd "${build_dir}" && ctest --output-on-failure -j "${JOBS}")
 }
 
 step "C++ build and tests"
-cpp_build_and_test build
+cpp_build_and_test build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
 step "C++ build and tests under ASan+UBSan"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  cpp_build_and_test build-asan -DTVM_FFI_SANITIZE=ON
+  cpp_build_and_test build-asan -DTVM_FFI_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
 
 step "pip install ."
 python3 -m pip install .

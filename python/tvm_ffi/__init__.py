@@ -48,7 +48,7 @@ if not _is_config_mode():
     _LIB_TESTING: ctypes.CDLL = _load_lib(libinfo.find_libtvm_ffi_testing())
 
     from . import core  # noqa: F401 - the compiled core, reachable as tvm_ffi.core
-    from .container import Array, Map
+    from .container import Array, Dict, List, Map
     from .core import Device, Function, Object, ObjectConvertible, convert
     from .error import register_error
     from .registry import (
@@ -57,6 +57,7 @@ if not _is_config_mode():
         init_ffi_api,
         list_global_func_names,  # noqa: F401 - public, not in __all__ (as upstream)
         register_global_func,
+        register_object,
         remove_global_func,
     )
 
@@ -64,7 +65,9 @@ __all__: list[str] = [
     "LIB",
     "Array",
     "Device",
+    "Dict",
     "Function",
+    "List",
     "Map",
     "Object",
     "ObjectConvertible",
@@ -76,5 +79,6 @@ __all__: list[str] = [
     "init_ffi_api",
     "register_error",
     "register_global_func",
+    "register_object",
     "remove_global_func",
 ]

@@ -1,34 +1,140 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Array and Map: immutable FFI containers with the Python sequence and mapping protocols."""
+"""Array, List, Map and Dict: FFI containers with the Python sequence and mapping protocols."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import (
+    ItemsView,
+    Iterable,
+    Iterator,
+    KeysView,
+    Mapping,
+    MutableMapping,
+    MutableSequence,
+    Sequence,
+    ValuesView,
+)
 from typing import Any
 
 from . import core
 from .core import Object
 
-__all__ = ["Array", "Map"]
+__all__ = ["Array", "Dict", "List", "Map"]
 
-_ARRAY = core._get_global_func("ffi.Array")
-_ARRAY_GET_ITEM = core._get_global_func("ffi.ArrayGetItem")
-_ARRAY_SIZE = core._get_global_func("ffi.ArraySize")
-_MAP = core._get_global_func("ffi.Map")
-_MAP_GET_ITEM = core._get_global_func("ffi.MapGetItem")
-_MAP_SIZE = core._get_global_func("ffi.MapSize")
-_MAP_COUNT = core._get_global_func("ffi.MapCount")
-_MAP_ITER = core._get_global_func("ffi.MapForwardIterFunctor")
+
+def _func(name: str) -> core.Function:
+    return core._get_global_func(name)
+
+
+_ARRAY, _ARRAY_GET, _ARRAY_SIZE = (
+    _func("ffi.Array"),
+    _func("ffi.ArrayGetItem"),
+    _func("ffi.ArraySize"),
+)
+_ARRAY_CONTAINS = _func("ffi.ArrayContains")
+_LIST, _LIST_GET, _LIST_SIZE = _func("ffi.List"), _func("ffi.ListGetItem"), _func("ffi.ListSize")
+_LIST_SET, _LIST_APPEND, _LIST_INSERT = (
+    _func("ffi.ListSetItem"),
+    _func("ffi.ListAppend"),
+    _func("ffi.ListInsert"),
+)
+_LIST_POP, _LIST_ERASE_RANGE = _func("ffi.ListPop"), _func("ffi.ListEraseRange")
+_LIST_REPLACE_SLICE, _LIST_CLEAR = _func("ffi.ListReplaceSlice"), _func("ffi.ListClear")
+_LIST_REVERSE, _LIST_CONTAINS = _func("ffi.ListReverse"), _func("ffi.ListContains")
+_MAP, _MAP_GET, _MAP_SIZE = _func("ffi.Map"), _func("ffi.MapGetItem"), _func("ffi.MapSize")
+_MAP_COUNT, _MAP_ITER = _func("ffi.MapCount"), _func("ffi.MapForwardIterFunctor")
+_DICT, _DICT_GET, _DICT_SIZE = _func("ffi.Dict"), _func("ffi.DictGetItem"), _func("ffi.DictSize")
+_DICT_COUNT, _DICT_ITER = _func("ffi.DictCount"), _func("ffi.DictForwardIterFunctor")
+_DICT_SET, _DICT_ERASE, _DICT_CLEAR = (
+    _func("ffi.DictSetItem"),
+    _func("ffi.DictErase"),
+    _func("ffi.DictClear"),
+)
 
 
 def _normalize_index(index: int, size: int) -> int:
+    if not isinstance(index, int):
+        raise TypeError(f"indices must be integers or slices, not '{type(index).__name__}'")
     position = index + size if index < 0 else index
     if not 0 <= position < size:
         raise IndexError(f"Index out of range. size: {size}, got index {index}")
     return position
 
 
-class Array(Object, Sequence):
+def _is_plain_sequence(value: object) -> bool:
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray))
+
+
+def _values_equal(lhs: Any, rhs: Any) -> bool:
+    """Content equality where nested Python sequences equal nested FFI sequences."""
+    if _is_plain_sequence(lhs) and _is_plain_sequence(rhs):
+        return len(lhs) == len(rhs) and all(_values_equal(a, b) for a, b in zip(lhs, rhs))
+    if isinstance(lhs, Object) and isinstance(rhs, Object) and lhs.same_as(rhs):
+        return True
+    return bool(lhs == rhs)
+
+
+class _SequenceBase(Object, Sequence):
+    """Shared read protocol of Array and List."""
+
+    _get_item: core.Function
+    _size: core.Function
+    _contains: core.Function
+
+    def __len__(self) -> int:
+        return type(self)._size(self)
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        return type(self)._get_item(self, _normalize_index(index, len(self)))
+
+    def __iter__(self) -> Iterator[Any]:
+        get_item = type(self)._get_item
+        for i in range(len(self)):
+            yield get_item(self, i)
+
+    def __contains__(self, value: object) -> bool:
+        if _is_plain_sequence(value):
+            return any(_values_equal(item, value) for item in self)
+        return bool(type(self)._contains(self, value))
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __eq__(self, other: object) -> bool:
+        if self.same_as(other):
+            return True
+        if not _is_plain_sequence(other) or isinstance(other, Mapping):
+            return False
+        return _values_equal(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(tuple(_hashable(item) for item in self))
+
+    def __add__(self, other: Iterable[Any]) -> Any:
+        return type(self)([*self, *other])
+
+    def __radd__(self, other: Iterable[Any]) -> Any:
+        return type(self)([*other, *self])
+
+    def __copy__(self) -> Any:
+        return type(self)(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (list(self),))
+
+
+def _hashable(value: Any) -> Any:
+    if _is_plain_sequence(value):
+        return tuple(_hashable(item) for item in value)
+    return value
+
+
+class Array(_SequenceBase):
     """An immutable FFI array (``ffi.Array``); elements are converted on access.
 
     Parameters
@@ -37,28 +143,160 @@ class Array(Object, Sequence):
         The elements; each is converted as a function argument would be.
     """
 
+    _get_item, _size, _contains = _ARRAY_GET, _ARRAY_SIZE, _ARRAY_CONTAINS
+
     def __init__(self, input_list: Iterable[Any]) -> None:
         self.__init_handle_by_constructor__(_ARRAY, *input_list)
 
-    def __len__(self) -> int:
-        return _ARRAY_SIZE(self)
 
-    def __getitem__(self, index: int | slice) -> Any:
+class List(_SequenceBase, MutableSequence):
+    """A mutable FFI list (``ffi.List``), shared by reference with native code.
+
+    Parameters
+    ----------
+    input_list
+        The initial elements.
+    """
+
+    _get_item, _size, _contains = _LIST_GET, _LIST_SIZE, _LIST_CONTAINS
+
+    def __init__(self, input_list: Iterable[Any] = ()) -> None:
+        self.__init_handle_by_constructor__(_LIST, *input_list)
+
+    def __setitem__(self, index: int | slice, value: Any) -> None:
         if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if not isinstance(index, int):
-            raise TypeError(f"Array indices must be integers, got '{type(index).__name__}'")
-        return _ARRAY_GET_ITEM(self, _normalize_index(index, len(self)))
+            self._set_slice(index, list(value))
+        else:
+            _LIST_SET(self, _normalize_index(index, len(self)), value)
+
+    def _set_slice(self, index: slice, values: list[Any]) -> None:
+        start, stop, step = index.indices(len(self))
+        if step == 1:
+            _LIST_REPLACE_SLICE(self, start, max(start, stop), Array(values))
+            return
+        positions = range(start, stop, step)
+        if len(positions) != len(values):
+            raise ValueError(
+                f"attempt to assign sequence of size {len(values)} "
+                f"to extended slice of size {len(positions)}"
+            )
+        for position, value in zip(positions, values):
+            _LIST_SET(self, position, value)
+
+    def __delitem__(self, index: int | slice) -> None:
+        if not isinstance(index, slice):
+            _LIST_POP(self, _normalize_index(index, len(self)))
+            return
+        start, stop, step = index.indices(len(self))
+        if step == 1:
+            _LIST_ERASE_RANGE(self, start, max(start, stop))
+            return
+        for position in sorted(range(start, stop, step), reverse=True):
+            _LIST_POP(self, position)
+
+    def insert(self, index: int, value: Any) -> None:
+        """Insert ``value`` before ``index`` (clamped to the list like ``list.insert``)."""
+        size = len(self)
+        position = max(0, index + size) if index < 0 else min(index, size)
+        _LIST_INSERT(self, position, value)
+
+    def append(self, value: Any) -> None:
+        """Append ``value`` at the end."""
+        _LIST_APPEND(self, value)
+
+    def pop(self, index: int = -1) -> Any:
+        """Remove and return the element at ``index`` (the last one by default)."""
+        if len(self) == 0:
+            raise IndexError("pop from empty list")
+        return _LIST_POP(self, _normalize_index(index, len(self)))
+
+    def clear(self) -> None:
+        """Remove every element."""
+        _LIST_CLEAR(self)
+
+    def reverse(self) -> None:
+        """Reverse the elements in place."""
+        _LIST_REVERSE(self)
+
+
+class _MappingBase(Object, Mapping):
+    """Shared read protocol of Map and Dict."""
+
+    _get_item: core.Function
+    _size: core.Function
+    _count: core.Function
+    _iter: core.Function
+
+    def __len__(self) -> int:
+        return type(self)._size(self)
+
+    def __getitem__(self, key: Any) -> Any:
+        return type(self)._get_item(self, key)
+
+    def __contains__(self, key: object) -> bool:
+        return type(self)._count(self, key) != 0
+
+    def _entries(self) -> Iterator[tuple[Any, Any]]:
+        iterator = type(self)._iter(self)
+        for _ in range(len(self)):
+            key, value = iterator(0), iterator(1)
+            iterator(2)
+            yield key, value
 
     def __iter__(self) -> Iterator[Any]:
-        for i in range(len(self)):
-            yield _ARRAY_GET_ITEM(self, i)
+        for key, _ in self._entries():
+            yield key
+
+    def keys(self) -> KeysView[Any]:
+        """Return a view of the keys, in insertion order."""
+        return KeysView(self)
+
+    def values(self) -> ValuesView[Any]:
+        """Return a view of the values, in insertion order."""
+        return ValuesView(self)
+
+    def items(self) -> ItemsView[Any, Any]:
+        """Return a view of the (key, value) pairs, in insertion order."""
+        return ItemsView(self)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        """Return the value of ``key``, or ``default`` when it is missing."""
+        if key not in self:
+            return default
+        return self[key]
 
     def __bool__(self) -> bool:
         return len(self) > 0
 
+    def __eq__(self, other: object) -> bool:
+        if self.same_as(other):
+            return True
+        if not isinstance(other, _MappingBase) or len(self) != len(other):
+            return False
+        return all(key in other and _values_equal(value, other[key]) for key, value in self.items())
 
-class Map(Object, Mapping):
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(frozenset((key, _hashable(value)) for key, value in self.items()))
+
+    def __copy__(self) -> Any:
+        return type(self)(dict(self.items()))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (dict(self.items()),))
+
+
+def _flatten(input_dict: Mapping[Any, Any]) -> list[Any]:
+    flat: list[Any] = []
+    for key, value in input_dict.items():
+        flat.append(key)
+        flat.append(value)
+    return flat
+
+
+class Map(_MappingBase):
     """An immutable, insertion-ordered FFI map (``ffi.Map``).
 
     Parameters
@@ -67,35 +305,51 @@ class Map(Object, Mapping):
         The entries; keys and values are converted as function arguments would be.
     """
 
+    _get_item, _size, _count, _iter = _MAP_GET, _MAP_SIZE, _MAP_COUNT, _MAP_ITER
+
     def __init__(self, input_dict: Mapping[Any, Any]) -> None:
-        flat: list[Any] = []
-        for key, value in input_dict.items():
-            flat.append(key)
-            flat.append(value)
-        self.__init_handle_by_constructor__(_MAP, *flat)
+        self.__init_handle_by_constructor__(_MAP, *_flatten(input_dict))
 
-    def __len__(self) -> int:
-        return _MAP_SIZE(self)
 
-    def __getitem__(self, key: Any) -> Any:
-        return _MAP_GET_ITEM(self, key)
+class Dict(_MappingBase, MutableMapping):
+    """A mutable, insertion-ordered FFI dict (``ffi.Dict``), shared by reference.
 
-    def __contains__(self, key: object) -> bool:
-        return _MAP_COUNT(self, key) != 0
+    Parameters
+    ----------
+    input_dict
+        The initial entries.
+    """
 
-    def __iter__(self) -> Iterator[Any]:
-        iterator = _MAP_ITER(self)
-        for _ in range(len(self)):
-            key = iterator(0)
-            iterator(2)
-            yield key
+    _get_item, _size, _count, _iter = _DICT_GET, _DICT_SIZE, _DICT_COUNT, _DICT_ITER
 
-    def get(self, key: Any, default: Any = None) -> Any:
-        """Return the value of ``key``, or ``default`` when it is missing."""
+    def __init__(self, input_dict: Mapping[Any, Any] | None = None) -> None:
+        self.__init_handle_by_constructor__(_DICT, *_flatten(input_dict or {}))
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        _DICT_SET(self, key, value)
+
+    def __delitem__(self, key: Any) -> None:
         if key not in self:
-            return default
-        return self[key]
+            raise KeyError(key)
+        _DICT_ERASE(self, key)
+
+    def pop(self, key: Any, *default: Any) -> Any:
+        """Remove ``key`` and return its value (or ``default`` when it is missing)."""
+        if len(default) > 1:
+            raise TypeError(f"pop expected at most 2 arguments, got {1 + len(default)}")
+        if key not in self:
+            if default:
+                return default[0]
+            raise KeyError(key)
+        value = self[key]
+        _DICT_ERASE(self, key)
+        return value
+
+    def clear(self) -> None:
+        """Remove every entry."""
+        _DICT_CLEAR(self)
 
 
-core._register_object_class(core._object_type_key_to_index("ffi.Array"), Array)
-core._register_object_class(core._object_type_key_to_index("ffi.Map"), Map)
+for _key, _cls in (("ffi.Array", Array), ("ffi.List", List), ("ffi.Map", Map), ("ffi.Dict", Dict)):
+    core._register_object_class(core._object_type_key_to_index(_key), _cls)
+del _key, _cls

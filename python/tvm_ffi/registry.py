@@ -16,6 +16,7 @@ __all__ = [
     "init_ffi_api",
     "list_global_func_names",
     "register_global_func",
+    "register_object",
     "remove_global_func",
 ]
 
@@ -153,3 +154,120 @@ def init_ffi_api(namespace: str, target_module_name: str | None = None) -> None:
         func = get_global_func(name)
         func.__name__ = short
         setattr(target, short, func)
+
+
+def register_object(type_key: str | type | None = None, *, init: bool = True) -> Any:
+    """Bind a Python class to a native object type key.
+
+    Objects of that type returned from native code become instances of the class. The class
+    gets a property per reflected field (read-only unless the field is writable), a method per
+    reflected method and, when the type has a native initializer, ``__ffi_init__`` and an
+    ``__init__`` forwarding to it; names defined in the class body are kept.
+
+    Parameters
+    ----------
+    type_key
+        The native type key; defaults to the class name. The class itself may be passed
+        (bare ``@register_object``).
+    init
+        Whether to install ``__init__`` when the class body defines none.
+
+    Returns
+    -------
+    type or decorator
+        The class, or a decorator that registers the class it is applied to.
+
+    Raises
+    ------
+    ValueError
+        If the type key is not registered natively.
+    TypeError
+        If ``type_key`` is neither a str, a class nor None.
+    """
+    if isinstance(type_key, type):
+        return _register_class(type_key, type_key.__name__, init)
+    if type_key is not None and not isinstance(type_key, str):
+        raise TypeError(
+            f"register_object(): type_key must be a str, got '{type(type_key).__name__}'"
+        )
+
+    def register(cls: type) -> type:
+        return _register_class(cls, type_key or cls.__name__, init)
+
+    return register
+
+
+def _register_class(cls: type, type_key: str, init: bool) -> type:
+    info = core._lookup_or_register_type_info_from_type_key(type_key)
+    info.type_cls = cls
+    cls.__tvm_ffi_type_info__ = info
+    _add_class_attrs(cls, info)
+    if init:
+        _add_init(cls, info)
+    core._register_object_class(info.type_index, cls)
+    return cls
+
+
+def _add_class_attrs(cls: type, info: Any) -> None:
+    """Install field properties and methods of ``info`` not defined in the class body."""
+    for field in info.fields:
+        if field.name not in cls.__dict__:
+            setattr(cls, field.name, field.as_property(cls))
+    for method in info.methods:
+        if method.name == "__ffi_init__" or method.name in cls.__dict__:
+            continue
+        setattr(cls, method.name, method.as_callable(cls))
+
+
+def _find_initializer(info: Any) -> Function | None:
+    while info is not None:
+        for method in info.methods:
+            if method.name == "__ffi_init__":
+                return method.func
+        info = info.parent_type_info
+    return None
+
+
+def _add_init(cls: type, info: Any) -> None:
+    constructor = _find_initializer(info)
+    if constructor is not None:
+
+        def __ffi_init__(self: Any, *args: Any) -> None:
+            self.__init_handle_by_constructor__(constructor, *args)
+
+        cls.__ffi_init__ = __ffi_init__
+    if "__init__" in cls.__dict__:
+        return
+    if constructor is not None:
+        cls.__init__ = cls.__ffi_init__
+        return
+    name = cls.__name__
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        raise TypeError(
+            f"`{name}` cannot be constructed directly. "
+            "Define a custom __init__ or use a factory method."
+        )
+
+    cls.__init__ = __init__
+
+
+def _make_fallback_class(type_index: int) -> type:
+    """Create (and register) a class for a native type that has no Python class."""
+    info = core._type_index_to_type_info(type_index)
+    parent = info.parent_type_info
+    base = core._class_for_type_index(parent.type_index) if parent is not None else core.Object
+    module, _, name = info.type_key.rpartition(".")
+    cls = type(core._ObjectMeta)(
+        name,
+        (base,),
+        {
+            "__doc__": f"Auto-generated fallback class for the native type {info.type_key}.",
+            "__module__": module,
+            "__qualname__": info.type_key,
+        },
+    )
+    return _register_class(cls, info.type_key, init=True)
+
+
+core._set_fallback_class_factory(_make_fallback_class)

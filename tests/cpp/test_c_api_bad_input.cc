@@ -287,7 +287,8 @@ TEST(CApiBadInput, ObjectCreateOpaqueWrongTypeIndex) {
 }
 
 TEST(CApiBadInput, ObjectCreateOpaqueRightTypeIndexWorks) {
-  static int deleted = 0;
+  static int deleted;
+  deleted = 0;
   int payload = 0;
   TVMFFIObjectHandle out = nullptr;
   ASSERT_EQ(

@@ -10,7 +10,7 @@ from pathlib import Path
 import tvm_ffi
 import tvm_ffi.core
 
-IMPORTED_MODULES = {"abc", "ctypes", "numbers", "os", "types"}
+IMPORTED_MODULES = {"abc", "ctypes", "json", "numbers", "os", "types"}
 
 
 def _stub_names() -> set[str]:

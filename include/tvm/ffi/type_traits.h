@@ -403,4 +403,5 @@ struct TypeToFieldStaticTypeIndex {
 
 }  // namespace ffi
 }  // namespace tvm
+#include <tvm/ffi/object_ptr_traits.h>
 #endif  // TVM_FFI_TYPE_TRAITS_H_

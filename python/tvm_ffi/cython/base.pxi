@@ -96,6 +96,35 @@ cdef extern from "tvm/ffi/c_api.h":
     ctypedef struct TVMFFIOpaqueObjectCell:
         void* handle
 
+    ctypedef int (*TVMFFIFieldGetter)(void* field_addr, TVMFFIAny* result) noexcept nogil
+    ctypedef int (*TVMFFIFieldSetter)(void* field_addr, const TVMFFIAny* value) noexcept nogil
+
+    ctypedef struct TVMFFIFieldInfo:
+        TVMFFIByteArray name
+        TVMFFIByteArray doc
+        TVMFFIByteArray metadata
+        int64_t flags
+        int64_t size
+        int64_t alignment
+        int64_t offset
+        TVMFFIFieldGetter getter
+        void* setter
+        TVMFFIAny default_value_or_factory
+        int32_t field_static_type_index
+
+    ctypedef struct TVMFFIMethodInfo:
+        TVMFFIByteArray name
+        TVMFFIByteArray doc
+        TVMFFIByteArray metadata
+        int64_t flags
+        TVMFFIAny method
+
+    ctypedef struct TVMFFITypeMetadata:
+        TVMFFIByteArray doc
+        void* creator
+        int32_t total_size
+        int32_t structural_eq_hash_kind
+
     ctypedef struct TVMFFITypeInfo:
         int32_t type_index
         int32_t type_depth
@@ -104,6 +133,15 @@ cdef extern from "tvm/ffi/c_api.h":
         uint64_t type_key_hash
         int32_t num_fields
         int32_t num_methods
+        const TVMFFIFieldInfo* fields
+        const TVMFFIMethodInfo* methods
+        const TVMFFITypeMetadata* metadata
+
+    enum:
+        kTVMFFIFieldFlagBitMaskWritable
+        kTVMFFIFieldFlagBitMaskHasDefault
+        kTVMFFIFieldFlagBitMaskIsStaticMethod
+        kTVMFFIFieldFlagBitSetterIsFunctionObj
 
     int TVMFFIObjectIncRef(TVMFFIObjectHandle obj) nogil
     int TVMFFIObjectDecRef(TVMFFIObjectHandle obj) nogil

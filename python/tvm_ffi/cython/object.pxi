@@ -151,9 +151,26 @@ cdef object class_for_type_index(int32_t type_index):
             return cls
     cls = _RESOLVED_CLS_CACHE.get(type_index)
     if cls is None:
+        if _FALLBACK_CLASS_FACTORY is not None and type_index >= 128:
+            return _FALLBACK_CLASS_FACTORY(type_index)
         cls = resolve_ancestor_class(type_index)
         _RESOLVED_CLS_CACHE[type_index] = cls
     return cls
+
+
+cdef object _FALLBACK_CLASS_FACTORY = None
+
+
+def _set_fallback_class_factory(factory):
+    """Installs ``factory(type_index) -> cls``, which creates and registers a class for a
+    dynamic type that has no Python class yet."""
+    global _FALLBACK_CLASS_FACTORY
+    _FALLBACK_CLASS_FACTORY = factory
+
+
+def _class_for_type_index(int32_t type_index):
+    """The Python class used for objects of ``type_index``."""
+    return class_for_type_index(type_index)
 
 
 cdef object resolve_ancestor_class(int32_t type_index):

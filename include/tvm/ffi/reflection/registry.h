@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// reflection/registry.h: registration of global functions (GlobalDef) with docs and metadata.
+// reflection/registry.h: registration of global functions (GlobalDef) with docs and metadata;
+// includes ObjectDef/TypeAttrDef (object_def.h) and the accessors (accessor.h) at its end.
 #ifndef TVM_FFI_REFLECTION_REGISTRY_H_
 #define TVM_FFI_REFLECTION_REGISTRY_H_
 
@@ -111,4 +112,9 @@ class GlobalDef {
 }  // namespace reflection
 }  // namespace ffi
 }  // namespace tvm
+
+#include <tvm/ffi/reflection/accessor.h>
+#include <tvm/ffi/reflection/field_traits.h>
+#include <tvm/ffi/reflection/object_def.h>
+
 #endif  // TVM_FFI_REFLECTION_REGISTRY_H_

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: Apache-2.0
+// reflection/accessor.h: looking up and using reflected fields, methods and type attributes.
+#ifndef TVM_FFI_REFLECTION_ACCESSOR_H_
+#define TVM_FFI_REFLECTION_ACCESSOR_H_
+
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/c_api.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/object.h>
+
+#include <string_view>
+
+namespace tvm {
+namespace ffi {
+namespace reflection {
+
+/// The TypeInfo of a registered type key (throws for unknown keys).
+inline const TVMFFITypeInfo* GetTypeInfoByKey(std::string_view type_key) {
+  return TVMFFIGetTypeInfo(TypeKeyToIndex(type_key));
+}
+
+/// Calls cb(const TVMFFIFieldInfo*) on every field, ancestors' fields first; stops early and
+/// returns true when cb returns true.
+template <typename Callback>
+bool ForEachFieldInfoWithEarlyStop(const TVMFFITypeInfo* info, Callback cb) {
+  for (int32_t depth = 0; depth <= info->type_depth; ++depth) {
+    const TVMFFITypeInfo* cur = depth < info->type_depth ? info->type_ancestors[depth] : info;
+    for (int32_t i = 0; i < cur->num_fields; ++i) {
+      if (cb(cur->fields + i)) return true;
+    }
+  }
+  return false;
+}
+
+/// Calls cb(const TVMFFIFieldInfo*) on every field, ancestors' fields first.
+template <typename Callback>
+void ForEachFieldInfo(const TVMFFITypeInfo* info, Callback cb) {
+  ForEachFieldInfoWithEarlyStop(info, [&](const TVMFFIFieldInfo* field) {
+    cb(field);
+    return false;
+  });
+}
+
+/// The field `field_name` of type_key (its own or inherited); RuntimeError when absent.
+inline const TVMFFIFieldInfo* GetFieldInfo(std::string_view type_key, std::string_view field_name) {
+  const TVMFFIFieldInfo* found = nullptr;
+  ForEachFieldInfo(GetTypeInfoByKey(type_key), [&](const TVMFFIFieldInfo* field) {
+    if (std::string_view(field->name.data, field->name.size) == field_name) found = field;
+  });
+  if (found == nullptr) {
+    TVM_FFI_THROW(RuntimeError) << "Cannot find field  `" << field_name << "` in " << type_key;
+  }
+  return found;
+}
+
+/// The method `method_name` registered on type_key itself; RuntimeError when absent.
+inline const TVMFFIMethodInfo* GetMethodInfo(std::string_view type_key,
+                                             std::string_view method_name) {
+  const TVMFFITypeInfo* info = GetTypeInfoByKey(type_key);
+  for (int32_t i = 0; i < info->num_methods; ++i) {
+    const TVMFFIByteArray& name = info->methods[i].name;
+    if (std::string_view(name.data, name.size) == method_name) return info->methods + i;
+  }
+  TVM_FFI_THROW(RuntimeError) << "Cannot find method `" << method_name << "` in " << type_key;
+  TVM_FFI_UNREACHABLE();
+}
+
+/// The Function of method `method_name` of type_key.
+inline Function GetMethod(std::string_view type_key, std::string_view method_name) {
+  return AnyView::CopyFromTVMFFIAny(GetMethodInfo(type_key, method_name)->method).cast<Function>();
+}
+
+/// The address of a field inside obj.
+inline void* FieldAddress(const Object* obj, const TVMFFIFieldInfo* field) {
+  return reinterpret_cast<char*>(const_cast<Object*>(obj)) + field->offset;
+}
+
+/// Writes value into the field at field_addr through the field's setter (throws on errors).
+inline void CallFieldSetter(const TVMFFIFieldInfo* field, void* field_addr, AnyView value) {
+  if (field->flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) {
+    TVMFFIObjectHandle handle = field->setter;
+    Function setter = ffi::details::ObjectUnsafe::ObjectRefFromObjectPtr<Function>(
+        ffi::details::ObjectUnsafe::ObjectPtrFromUnowned<Object>(handle));
+    setter(field_addr, value);
+    return;
+  }
+  auto setter = reinterpret_cast<TVMFFIFieldSetter>(field->setter);
+  TVMFFIAny cell = value.CopyToTVMFFIAny();
+  TVM_FFI_CHECK_SAFE_CALL(setter(field_addr, &cell));
+}
+
+/// Sets a field to its default (calling the factory when DefaultFromFactory is set).
+inline void SetFieldToDefault(const TVMFFIFieldInfo* field, void* field_addr) {
+  AnyView stored = AnyView::CopyFromTVMFFIAny(field->default_value_or_factory);
+  if (field->flags & kTVMFFIFieldFlagBitMaskDefaultFromFactory) {
+    Any made = stored.cast<Function>()();
+    CallFieldSetter(field, field_addr, made);
+  } else {
+    CallFieldSetter(field, field_addr, stored);
+  }
+}
+
+/// Reads one reflected field of objects.
+class FieldGetter {
+ public:
+  explicit FieldGetter(const TVMFFIFieldInfo* field) : field_(field) {}
+  FieldGetter(std::string_view type_key, std::string_view field_name)
+      : FieldGetter(GetFieldInfo(type_key, field_name)) {}
+  /// The value of the field of obj (an owning copy).
+  Any operator()(const Object* obj) const {
+    TVMFFIAny result;
+    ffi::details::ResetPODCell(&result, kTVMFFINone);
+    TVM_FFI_CHECK_SAFE_CALL(field_->getter(FieldAddress(obj, field_), &result));
+    return ffi::details::AnyUnsafe::MoveTVMFFIAnyToAny(&result);
+  }
+  Any operator()(const ObjectRef& obj) const { return (*this)(obj.get()); }
+
+ private:
+  const TVMFFIFieldInfo* field_;
+};
+
+/// Writes one reflected field of objects (TypeError when the value does not convert).
+class FieldSetter {
+ public:
+  explicit FieldSetter(const TVMFFIFieldInfo* field) : field_(field) {}
+  FieldSetter(std::string_view type_key, std::string_view field_name)
+      : FieldSetter(GetFieldInfo(type_key, field_name)) {}
+  void operator()(const Object* obj, AnyView value) const {
+    CallFieldSetter(field_, FieldAddress(obj, field_), value);
+  }
+  void operator()(const ObjectRef& obj, AnyView value) const { (*this)(obj.get(), value); }
+
+ private:
+  const TVMFFIFieldInfo* field_;
+};
+
+/// A type attribute column; rows of types without a value read as None.
+class TypeAttrColumn {
+ public:
+  explicit TypeAttrColumn(std::string_view attr_name) {
+    TVMFFIByteArray name{attr_name.data(), attr_name.size()};
+    column_ = TVMFFIGetTypeAttrColumn(&name);
+    if (column_ == nullptr) {
+      TVM_FFI_THROW(RuntimeError) << "Cannot find type attribute " << attr_name;
+    }
+  }
+  /// The value for type_index (None when unset).
+  AnyView operator[](int32_t type_index) const {
+    int32_t row = type_index - column_->begin_index;
+    if (row < 0 || row >= column_->size) return AnyView();
+    return AnyView::CopyFromTVMFFIAny(column_->data[row]);
+  }
+
+ private:
+  const TVMFFITypeAttrColumn* column_;
+};
+
+}  // namespace reflection
+}  // namespace ffi
+}  // namespace tvm
+#endif  // TVM_FFI_REFLECTION_ACCESSOR_H_

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0
+// reflection/field_traits.h: the field and constructor traits accepted by ObjectDef, and the
+// well-known type attribute names.
+#ifndef TVM_FFI_REFLECTION_FIELD_TRAITS_H_
+#define TVM_FFI_REFLECTION_FIELD_TRAITS_H_
+
+#include <tvm/ffi/reflection/registry.h>
+
+#include <cstdint>
+#include <utility>
+
+namespace tvm {
+namespace ffi {
+namespace reflection {
+
+/// Names of the type attribute columns the runtime and frontends look up.
+namespace type_attr {
+inline constexpr const char* kNew = "__ffi_new__";
+inline constexpr const char* kInit = "__ffi_init__";
+inline constexpr const char* kConvert = "__ffi_convert__";
+inline constexpr const char* kConvertTypeSchema = "__ffi_convert_type_schema__";
+inline constexpr const char* kShallowCopy = "__ffi_shallow_copy__";
+inline constexpr const char* kRepr = "__ffi_repr__";
+inline constexpr const char* kHash = "__ffi_hash__";
+inline constexpr const char* kEq = "__ffi_eq__";
+inline constexpr const char* kCompare = "__ffi_compare__";
+inline constexpr const char* kAnyHash = "__any_hash__";
+inline constexpr const char* kAnyEqual = "__any_equal__";
+inline constexpr const char* kSHash = "__s_hash__";
+inline constexpr const char* kSEqual = "__s_equal__";
+inline constexpr const char* kStructuralVisit = "__s_visit__";
+inline constexpr const char* kDataToJson = "__data_to_json__";
+inline constexpr const char* kDataFromJson = "__data_from_json__";
+inline constexpr const char* kEnumState = "__ffi_enum__";
+}  // namespace type_attr
+
+/// Field trait: the field has a default value.
+class DefaultValue : public InfoTrait {
+ public:
+  explicit DefaultValue(Any value) : value_(std::move(value)) {}
+  void Apply(TVMFFIFieldInfo* info) const {
+    info->flags |= kTVMFFIFieldFlagBitMaskHasDefault;
+    info->default_value_or_factory = AnyView(value_).CopyToTVMFFIAny();
+  }
+
+ private:
+  Any value_;
+};
+/// Lower-case spelling of DefaultValue [0.1.10].
+using default_value = DefaultValue;
+/// Alias used by the dataclass guide (no upstream header defines it).
+using default_ = DefaultValue;
+
+/// Field trait: the default is made by calling a Function that takes no arguments.
+class DefaultFactory : public InfoTrait {
+ public:
+  explicit DefaultFactory(Function factory) : factory_(std::move(factory)) {}
+  void Apply(TVMFFIFieldInfo* info) const {
+    info->flags |= kTVMFFIFieldFlagBitMaskHasDefault | kTVMFFIFieldFlagBitMaskDefaultFromFactory;
+    info->default_value_or_factory = AnyView(factory_).CopyToTVMFFIAny();
+  }
+
+ private:
+  Function factory_;
+};
+/// Lower-case spelling of DefaultFactory [0.1.10].
+using default_factory = DefaultFactory;
+
+/// Field trait: sets (or clears) raw field flag bits.
+class AttachFieldFlag : public InfoTrait {
+ public:
+  explicit AttachFieldFlag(int32_t flag, bool set = true) : flag_(flag), set_(set) {}
+  static AttachFieldFlag SEqHashIgnore() {
+    return AttachFieldFlag(kTVMFFIFieldFlagBitMaskSEqHashIgnore);
+  }
+  static AttachFieldFlag SEqHashDefRecursive() {
+    return AttachFieldFlag(kTVMFFIFieldFlagBitMaskSEqHashDefRecursive);
+  }
+  /// The 0.1.0-0.1.11 spelling of SEqHashDefRecursive.
+  static AttachFieldFlag SEqHashDef() { return SEqHashDefRecursive(); }
+  static AttachFieldFlag SEqHashDefNonRecursive() {
+    return AttachFieldFlag(kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive);
+  }
+  void Apply(TVMFFIFieldInfo* info) const {
+    if (set_) {
+      info->flags |= flag_;
+    } else {
+      info->flags &= ~static_cast<int64_t>(flag_);
+    }
+  }
+
+ private:
+  int32_t flag_;
+  bool set_;
+};
+
+/// Field trait: include the field in repr (default true).
+class repr : public AttachFieldFlag {  // NOLINT(*)
+ public:
+  explicit repr(bool on) : AttachFieldFlag(kTVMFFIFieldFlagBitMaskReprOff, !on) {}
+};
+/// Field trait: include the field in recursive hashing (default true).
+class hash : public AttachFieldFlag {  // NOLINT(*)
+ public:
+  explicit hash(bool on) : AttachFieldFlag(kTVMFFIFieldFlagBitMaskHashOff, !on) {}
+};
+/// Field trait: include the field in recursive comparison (default true).
+class compare : public AttachFieldFlag {  // NOLINT(*)
+ public:
+  explicit compare(bool on) : AttachFieldFlag(kTVMFFIFieldFlagBitMaskCompareOff, !on) {}
+};
+/// Field trait: the generated initializer takes the field by keyword only.
+class kw_only : public AttachFieldFlag {  // NOLINT(*)
+ public:
+  explicit kw_only(bool on) : AttachFieldFlag(kTVMFFIFieldFlagBitMaskKwOnly, on) {}
+};
+
+/// Constructor tag `init<Args...>()` for ObjectDef::def; `init(bool)` is also a trait: on a field
+/// it controls whether the generated initializer takes it, on ObjectDef it disables auto-init.
+template <typename... Args>
+struct init : public InfoTrait {  // NOLINT(*)
+  init() = default;
+  explicit init(bool on) : enabled(on) {}
+  void Apply(TVMFFIFieldInfo* info) const {
+    AttachFieldFlag(kTVMFFIFieldFlagBitMaskInitOff, !enabled).Apply(info);
+  }
+  bool enabled = true;
+};
+init(bool) -> init<>;
+
+}  // namespace reflection
+}  // namespace ffi
+}  // namespace tvm
+#endif  // TVM_FFI_REFLECTION_FIELD_TRAITS_H_

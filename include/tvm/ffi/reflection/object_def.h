@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: Apache-2.0
+// reflection/object_def.h: ObjectDef (fields, methods, constructors of an object type) and
+// TypeAttrDef (per-type attributes).
+#ifndef TVM_FFI_REFLECTION_OBJECT_DEF_H_
+#define TVM_FFI_REFLECTION_OBJECT_DEF_H_
+
+#include <tvm/ffi/memory.h>
+#include <tvm/ffi/object_ptr_traits.h>
+#include <tvm/ffi/reflection/field_traits.h>
+#include <tvm/ffi/reflection/registry.h>
+
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+namespace tvm {
+namespace ffi {
+namespace reflection {
+namespace details {
+
+/// A TVMFFIByteArray viewing text (which must outlive the array).
+inline TVMFFIByteArray ByteArrayOf(std::string_view text) {
+  return TVMFFIByteArray{text.data(), text.size()};
+}
+
+/// The metadata JSON of a field or method: {"type_schema":"<schema>",<extra entries>}.
+inline std::string MetadataJSON(const std::string& type_schema, const DefExtras& extras) {
+  return "{\"type_schema\":" + std::string(EscapeStringJSON(type_schema)) + extras.metadata_json +
+         "}";
+}
+
+/// Applies one extra argument of def_ro/def_rw: a field trait, a docstring or Metadata.
+template <typename T>
+void ApplyFieldExtra(const T& extra, TVMFFIFieldInfo* info, DefExtras* extras) {
+  using D = std::decay_t<T>;
+  if constexpr (std::is_base_of_v<InfoTrait, D> && !std::is_base_of_v<Metadata, D>) {
+    extra.Apply(info);
+  } else {
+    extras->Apply(extra);
+  }
+}
+
+/// TVMFFIFieldGetter of a field of type T: copies the field into an owning cell.
+template <typename T>
+int FieldGetterOf(void* field_addr, TVMFFIAny* result) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  *result = ffi::details::AnyUnsafe::MoveAnyToTVMFFIAny(Any(*static_cast<const T*>(field_addr)));
+  TVM_FFI_SAFE_CALL_END();
+}
+
+/// TVMFFIFieldSetter of a field of type T: converts the view (TypeError on mismatch).
+template <typename T>
+int FieldSetterOf(void* field_addr, const TVMFFIAny* value) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  *static_cast<T*>(field_addr) = AnyView::CopyFromTVMFFIAny(*value).cast<T>();
+  TVM_FFI_SAFE_CALL_END();
+}
+
+/// TVMFFIObjectCreator of Class: a default-constructed (or UnsafeInit-constructed) object.
+template <typename Class>
+int ObjectCreatorOf(TVMFFIObjectHandle* result) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  if constexpr (std::is_default_constructible_v<Class>) {
+    *result = ffi::details::ObjectUnsafe::MoveObjectPtrToHandle(make_object<Class>());
+  } else {
+    *result = ffi::details::ObjectUnsafe::MoveObjectPtrToHandle(make_object<Class>(UnsafeInit{}));
+  }
+  TVM_FFI_SAFE_CALL_END();
+}
+
+/// The creator of Class, or nullptr when it has neither a default nor an UnsafeInit constructor.
+template <typename Class>
+constexpr TVMFFIObjectCreator CreatorOf() {
+  if constexpr (std::is_default_constructible_v<Class> ||
+                std::is_constructible_v<Class, UnsafeInit>) {
+    return ObjectCreatorOf<Class>;
+  } else {
+    return nullptr;
+  }
+}
+
+/// Wraps a const member function: self (`const Class*`, or the reference) comes first.
+template <typename Class, typename R, typename C, typename... A>
+auto WrapMember(R (C::*f)(A...) const) {
+  if constexpr (std::is_base_of_v<ObjectRef, C>) {
+    return [f](C self, A... args) -> R { return (self.*f)(std::forward<A>(args)...); };
+  } else {
+    return [f](const Class* self, A... args) -> R { return (self->*f)(std::forward<A>(args)...); };
+  }
+}
+
+/// Wraps a non-const member function (`Class*` self for mutable classes, else const_cast).
+template <typename Class, typename R, typename C, typename... A>
+auto WrapMember(R (C::*f)(A...)) {
+  static_assert(!std::is_base_of_v<ObjectRef, C>, "ObjectDef::def: use a const reference method");
+  if constexpr (Class::_type_mutable) {
+    return [f](Class* self, A... args) -> R { return (self->*f)(std::forward<A>(args)...); };
+  } else {
+    return [f](const Class* self, A... args) -> R {
+      return (const_cast<Class*>(self)->*f)(std::forward<A>(args)...);
+    };
+  }
+}
+
+/// The callable registered for a method: member pointers wrapped, anything else as is.
+template <typename Class, typename F>
+auto WrapMethod(F f) {
+  if constexpr (std::is_member_function_pointer_v<F>) {
+    return WrapMember<Class>(f);
+  } else {
+    return f;
+  }
+}
+
+/// The field_static_type_index of a field of type T (kTVMFFIAny for Any).
+template <typename T>
+constexpr int32_t FieldStaticTypeIndexOf() {
+  if constexpr (std::is_same_v<T, Any>) {
+    return kTVMFFIAny;
+  } else {
+    return TypeToFieldStaticTypeIndex<T>::value;
+  }
+}
+
+/// Registers a type attribute value for a type index.
+inline void RegisterTypeAttr(int32_t type_index, std::string_view name, const Any& value) {
+  TVMFFIByteArray name_arr = ByteArrayOf(name);
+  TVMFFIAny cell = AnyView(value).CopyToTVMFFIAny();
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterAttr(type_index, &name_arr, &cell));
+}
+
+}  // namespace details
+
+/// Byte offset of a field from the object header (the handle), as TVMFFIFieldInfo records it.
+template <typename Class, typename T, typename Base>
+int64_t GetFieldByteOffsetToObject(T Base::* field) {
+  static_assert(std::is_base_of_v<Base, Class>, "the field must belong to Class or a base");
+  alignas(Class) unsigned char storage[sizeof(Class)] = {};
+  const Class* obj = reinterpret_cast<const Class*>(storage);
+  const char* field_addr = reinterpret_cast<const char*>(&(obj->*field));
+  const char* header = reinterpret_cast<const char*>(static_cast<const Object*>(obj));
+  return static_cast<int64_t>(field_addr - header);
+}
+
+/// Creates the type attribute column `name` (empty) if it does not exist yet.
+inline void EnsureTypeAttrColumn(std::string_view name) {
+  details::RegisterTypeAttr(kTVMFFINone, name, Any());
+}
+
+/// Registers type attributes of Class: TypeAttrDef<C>().def("__ffi_repr__", f).attr("k", 1).
+template <typename Class>
+class TypeAttrDef {
+ public:
+  TypeAttrDef() : type_index_(Class::_GetOrAllocRuntimeTypeIndex()), type_key_(Class::_type_key) {}
+  TypeAttrDef(const TypeAttrDef&) = delete;
+  TypeAttrDef& operator=(const TypeAttrDef&) = delete;
+
+  /// Stores a callable as Function `<type_key>.<name>` (an FFI value is stored as is).
+  template <typename Func>
+  TypeAttrDef& def(const char* name, Func&& func) {
+    if constexpr (TypeTraitsNoCR<Func>::convert_enabled) {
+      return attr(name, std::forward<Func>(func));
+    } else {
+      return attr(name, Function::FromTyped(std::forward<Func>(func), type_key_ + "." + name));
+    }
+  }
+  /// Stores a value.
+  template <typename T>
+  TypeAttrDef& attr(const char* name, T&& value) {
+    details::RegisterTypeAttr(type_index_, name, Any(std::forward<T>(value)));
+    return *this;
+  }
+
+ private:
+  int32_t type_index_;
+  std::string type_key_;
+};
+
+/// Registers the reflection of an object type: ObjectDef<Obj>().def_ro("a", &Obj::a, "doc").
+/// The type metadata (size, structural kind, creator, doc) is registered by the constructor.
+template <typename Class>
+class ObjectDef {
+ public:
+  template <typename... Extra>
+  explicit ObjectDef(Extra&&... extra)
+      : type_index_(Class::_GetOrAllocRuntimeTypeIndex()), type_key_(Class::_type_key) {
+    details::DefExtras extras;
+    (extras.Apply(extra), ...);
+    RegisterMetadata(extras.doc);
+  }
+  ObjectDef(const ObjectDef&) = delete;
+  ObjectDef& operator=(const ObjectDef&) = delete;
+  ObjectDef(ObjectDef&&) = delete;
+  ObjectDef& operator=(ObjectDef&&) = delete;
+
+  /// A read-only field (a setter is still recorded for frontends' escape hatch).
+  template <typename T, typename Base, typename... Extra>
+  ObjectDef& def_ro(const char* name, T Base::* field, Extra&&... extra) {
+    RegisterField(name, field, 0, std::forward<Extra>(extra)...);
+    return *this;
+  }
+  /// A writable field.
+  template <typename T, typename Base, typename... Extra>
+  ObjectDef& def_rw(const char* name, T Base::* field, Extra&&... extra) {
+    static_assert(Class::_type_mutable, "Only mutable classes are supported for writable fields");
+    RegisterField(name, field, kTVMFFIFieldFlagBitMaskWritable, std::forward<Extra>(extra)...);
+    return *this;
+  }
+  /// An instance method `<type_key>.<name>`; self is the first argument.
+  template <typename Func, typename... Extra>
+  ObjectDef& def(const char* name, Func&& func, Extra&&... extra) {
+    RegisterMethod(name, 0, details::WrapMethod<Class>(std::forward<Func>(func)),
+                   std::forward<Extra>(extra)...);
+    return *this;
+  }
+  /// A static method `<type_key>.<name>`.
+  template <typename Func, typename... Extra>
+  ObjectDef& def_static(const char* name, Func&& func, Extra&&... extra) {
+    RegisterMethod(name, kTVMFFIFieldFlagBitMaskIsStaticMethod, std::forward<Func>(func),
+                   std::forward<Extra>(extra)...);
+    return *this;
+  }
+  /// The constructor `__ffi_init__(Args...) -> Object` (static method and type attribute).
+  template <typename... Args, typename... Extra>
+  ObjectDef& def(init<Args...>, Extra&&... extra) {
+    auto ctor = [](Args... args) -> ObjectRef {
+      return ObjectRef(make_object<Class>(std::forward<Args>(args)...));
+    };
+    Function func = RegisterMethod(type_attr::kInit, kTVMFFIFieldFlagBitMaskIsStaticMethod,
+                                   std::move(ctor), std::forward<Extra>(extra)...);
+    details::RegisterTypeAttr(type_index_, type_attr::kInit, func);
+    return *this;
+  }
+  /// A type attribute (see TypeAttrDef).
+  template <typename T>
+  ObjectDef& def_type_attr(const char* name, T&& value) {
+    TypeAttrDef<Class>().def(name, std::forward<T>(value));
+    return *this;
+  }
+
+ private:
+  void RegisterMetadata(const std::string& doc) {
+    TVMFFITypeMetadata metadata;
+    metadata.doc = details::ByteArrayOf(doc);
+    metadata.creator = details::CreatorOf<Class>();
+    metadata.total_size = static_cast<int32_t>(sizeof(Class));
+    metadata.structural_eq_hash_kind = Class::_type_s_eq_hash_kind;
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMetadata(type_index_, &metadata));
+  }
+
+  template <typename T, typename Base, typename... Extra>
+  void RegisterField(const char* name, T Base::* field, int64_t flags, Extra&&... extra) {
+    TVMFFIFieldInfo info;
+    info.name = details::ByteArrayOf(name);
+    info.flags = flags;
+    info.size = static_cast<int64_t>(sizeof(T));
+    info.alignment = static_cast<int64_t>(alignof(T));
+    info.offset = GetFieldByteOffsetToObject<Class>(field);
+    info.getter = details::FieldGetterOf<T>;
+    info.setter = reinterpret_cast<void*>(&details::FieldSetterOf<T>);
+    ffi::details::ResetPODCell(&info.default_value_or_factory, kTVMFFINone);
+    info.field_static_type_index = details::FieldStaticTypeIndexOf<T>();
+    details::DefExtras extras;
+    (details::ApplyFieldExtra(extra, &info, &extras), ...);
+    std::string metadata = details::MetadataJSON(ffi::details::TypeSchemaOf<T>::v(), extras);
+    info.doc = details::ByteArrayOf(extras.doc);
+    info.metadata = details::ByteArrayOf(metadata);
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterField(type_index_, &info));
+  }
+
+  template <typename Func, typename... Extra>
+  Function RegisterMethod(const char* name, int64_t flags, Func&& func, Extra&&... extra) {
+    using Info = ffi::details::FunctionInfo<std::decay_t<Func>>;
+    Function packed = Function::FromTyped(std::forward<Func>(func), type_key_ + "." + name);
+    details::DefExtras extras;
+    (extras.Apply(extra), ...);
+    std::string metadata = details::MetadataJSON(Info::TypeSchema(), extras);
+    TVMFFIMethodInfo info;
+    info.name = details::ByteArrayOf(name);
+    info.doc = details::ByteArrayOf(extras.doc);
+    info.metadata = details::ByteArrayOf(metadata);
+    info.flags = flags;
+    info.method = AnyView(packed).CopyToTVMFFIAny();
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMethod(type_index_, &info));
+    return packed;
+  }
+
+  int32_t type_index_;
+  std::string type_key_;
+};
+
+}  // namespace reflection
+}  // namespace ffi
+}  // namespace tvm
+#endif  // TVM_FFI_REFLECTION_OBJECT_DEF_H_

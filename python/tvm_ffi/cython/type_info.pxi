@@ -1,0 +1,195 @@
+# SPDX-License-Identifier: Apache-2.0
+# type_info.pxi: reflection records (TypeInfo, TypeField, TypeMethod) and native field access.
+cimport cython
+
+import json
+
+
+class TypeField:
+    """A reflected field: where it lives in the object and how to read and write it."""
+
+    __slots__ = ("name", "doc", "size", "alignment", "offset", "field_static_type_index",
+                 "flags", "frozen", "metadata", "getter", "setter")
+
+    def __init__(self, **kwargs):
+        for key, value in kwargs.items():
+            setattr(self, key, value)
+
+    def as_property(self, cls):
+        """A property reading (and, unless frozen, writing) this field on ``cls`` objects."""
+        field = self
+
+        @cython.binding(True)
+        def fget(obj):
+            return _field_get(obj, field)
+
+        @cython.binding(True)
+        def fset(obj, value):
+            _field_set(obj, field, value)
+
+        return FFIProperty(fget, None if self.frozen else fset, doc=self.doc or None,
+                           field=self)
+
+    def __repr__(self):
+        return f"TypeField(name={self.name!r})"
+
+
+class TypeMethod:
+    """A reflected method: a Function taking ``self`` first unless it is static."""
+
+    __slots__ = ("name", "doc", "func", "is_static", "metadata")
+
+    def __init__(self, **kwargs):
+        for key, value in kwargs.items():
+            setattr(self, key, value)
+
+    def as_callable(self, cls):
+        """The attribute to install on ``cls``: a staticmethod or a plain method."""
+        func = self.func
+        if self.is_static:
+            return staticmethod(func)
+
+        @cython.binding(True)
+        def method(obj, *args):
+            return func(obj, *args)
+
+        method.__name__ = self.name
+        method.__qualname__ = f"{cls.__qualname__}.{self.name}"
+        method.__doc__ = self.doc or None
+        return method
+
+    def __repr__(self):
+        return f"TypeMethod(name={self.name!r})"
+
+
+class TypeInfo:
+    """Reflection record of a native type (fields and methods are its own, not inherited)."""
+
+    __slots__ = ("type_cls", "type_index", "type_key", "type_ancestors", "fields", "methods",
+                 "parent_type_info", "_total_size")
+
+    def __init__(self, **kwargs):
+        for key, value in kwargs.items():
+            setattr(self, key, value)
+
+    @property
+    def total_size(self):
+        """sizeof the C++ object as registered in the type's metadata (0 when unknown)."""
+        return self._total_size
+
+    def __repr__(self):
+        return f"TypeInfo(type_key={self.type_key!r}, type_index={self.type_index})"
+
+
+class FFIProperty(property):
+    """A property bound to a reflected field; ``set`` writes even read-only fields."""
+
+    def __init__(self, fget, fset, doc=None, field=None):
+        super().__init__(fget, fset, doc=doc)
+        self.field = field
+
+    def set(self, obj, value):
+        """Writes the field, even when it is read-only."""
+        _field_set(obj, self.field, value)
+
+
+cdef dict _TYPE_INFO_CACHE = {}
+
+
+def _type_index_to_type_info(int32_t type_index):
+    """The (cached) TypeInfo of a registered type index."""
+    info = _TYPE_INFO_CACHE.get(type_index)
+    if info is None:
+        info = build_type_info(TVMFFIGetTypeInfo(type_index))
+        _TYPE_INFO_CACHE[type_index] = info
+    return info
+
+
+def _lookup_or_register_type_info_from_type_key(type_key):
+    """The TypeInfo of a type key; ValueError when the key is unknown."""
+    index = _object_type_key_to_index(type_key)
+    if index is None:
+        raise ValueError(f"Cannot find object type index for {type_key}")
+    return _type_index_to_type_info(index)
+
+
+def _type_cls_to_type_info(cls):
+    """The TypeInfo a class was registered with, or None."""
+    return getattr(cls, "__tvm_ffi_type_info__", None)
+
+
+cdef object build_type_info(const TVMFFITypeInfo* info):
+    ancestors = [info.type_ancestors[d].type_index for d in range(info.type_depth)]
+    parent = _type_index_to_type_info(ancestors[-1]) if ancestors else None
+    total_size = info.metadata.total_size if info.metadata != NULL else 0
+    return TypeInfo(
+        type_cls=None, type_index=info.type_index, type_key=byte_array_to_str(info.type_key),
+        type_ancestors=ancestors, parent_type_info=parent, _total_size=total_size,
+        fields=[build_field(&info.fields[i]) for i in range(info.num_fields)],
+        methods=[build_method(&info.methods[i]) for i in range(info.num_methods)])
+
+
+cdef object parse_metadata(TVMFFIByteArray text):
+    if text.size == 0:
+        return {}
+    try:
+        return json.loads(byte_array_to_str(text))
+    except ValueError:
+        return {}
+
+
+cdef object build_field(const TVMFFIFieldInfo* field):
+    return TypeField(
+        name=byte_array_to_str(field.name), doc=byte_array_to_str(field.doc),
+        size=field.size, alignment=field.alignment, offset=field.offset,
+        field_static_type_index=field.field_static_type_index, flags=field.flags,
+        frozen=(field.flags & kTVMFFIFieldFlagBitMaskWritable) == 0,
+        metadata=parse_metadata(field.metadata),
+        getter=<uint64_t><void*>field.getter, setter=<uint64_t>field.setter)
+
+
+cdef object build_method(const TVMFFIMethodInfo* method):
+    cdef TVMFFIAny owned
+    CHECK_CALL(TVMFFIAnyViewToOwnedAny(&method.method, &owned))
+    return TypeMethod(
+        name=byte_array_to_str(method.name), doc=byte_array_to_str(method.doc),
+        func=make_result(&owned),
+        is_static=(method.flags & kTVMFFIFieldFlagBitMaskIsStaticMethod) != 0,
+        metadata=parse_metadata(method.metadata))
+
+
+cdef void* field_address(object obj, object field) except NULL:
+    if not isinstance(obj, CObject) or (<CObject>obj).chandle == NULL:
+        raise ValueError("cannot access a field of a NULL object")
+    return <char*>(<CObject>obj).chandle + <int64_t>field.offset
+
+
+def _field_get(obj, field):
+    """Reads a reflected field of obj through the field's native getter."""
+    cdef TVMFFIAny result
+    cdef TVMFFIFieldGetter getter = <TVMFFIFieldGetter><void*><uint64_t>field.getter
+    TVMFFIPySetNone(&result)
+    CHECK_CALL(getter(field_address(obj, field), &result))
+    return make_result(&result)
+
+
+def _field_set(obj, field, value):
+    """Writes a reflected field of obj through its native setter (a C function or Function)."""
+    cdef void* address = field_address(obj, field)
+    cdef TVMFFIAny cell
+    cdef TVMFFIObjectHandle temp = NULL
+    cdef TVMFFIFieldSetter setter
+    if field.setter == 0:
+        raise AttributeError(f"field '{field.name}' has no setter")
+    if field.flags & kTVMFFIFieldFlagBitSetterIsFunctionObj:
+        TVMFFIObjectIncRef(<void*><uint64_t>field.setter)
+        setter_func = make_object_from_handle(<void*><uint64_t>field.setter)
+        setter_func(ctypes.c_void_p(<uint64_t>address), value)
+        return
+    setter = <TVMFFIFieldSetter><void*><uint64_t>field.setter
+    try:
+        convert_arg(value, &cell, &temp)
+        CHECK_CALL(setter(address, &cell))
+    finally:
+        if temp != NULL:
+            TVMFFIObjectDecRef(temp)
