@@ -49,7 +49,7 @@ if not _is_config_mode():
 
     from . import core  # noqa: F401 - the compiled core, reachable as tvm_ffi.core
     from .container import Array, Dict, List, Map
-    from .core import Device, Function, Object, ObjectConvertible, convert
+    from .core import Device, Function, Object, ObjectConvertible, Shape, convert
     from .error import register_error
     from .registry import (
         get_global_func,
@@ -71,6 +71,7 @@ __all__: list[str] = [
     "Map",
     "Object",
     "ObjectConvertible",
+    "Shape",
     "__version__",
     "__version_tuple__",
     "convert",

@@ -26,13 +26,7 @@ def _func(name: str) -> core.Function:
     return core._get_global_func(name)
 
 
-_ARRAY, _ARRAY_GET, _ARRAY_SIZE = (
-    _func("ffi.Array"),
-    _func("ffi.ArrayGetItem"),
-    _func("ffi.ArraySize"),
-)
 _ARRAY_CONTAINS = _func("ffi.ArrayContains")
-_LIST, _LIST_GET, _LIST_SIZE = _func("ffi.List"), _func("ffi.ListGetItem"), _func("ffi.ListSize")
 _LIST_SET, _LIST_APPEND, _LIST_INSERT = (
     _func("ffi.ListSetItem"),
     _func("ffi.ListAppend"),
@@ -41,9 +35,9 @@ _LIST_SET, _LIST_APPEND, _LIST_INSERT = (
 _LIST_POP, _LIST_ERASE_RANGE = _func("ffi.ListPop"), _func("ffi.ListEraseRange")
 _LIST_REPLACE_SLICE, _LIST_CLEAR = _func("ffi.ListReplaceSlice"), _func("ffi.ListClear")
 _LIST_REVERSE, _LIST_CONTAINS = _func("ffi.ListReverse"), _func("ffi.ListContains")
-_MAP, _MAP_GET, _MAP_SIZE = _func("ffi.Map"), _func("ffi.MapGetItem"), _func("ffi.MapSize")
+_MAP_GET, _MAP_SIZE = _func("ffi.MapGetItem"), _func("ffi.MapSize")
 _MAP_COUNT, _MAP_ITER = _func("ffi.MapCount"), _func("ffi.MapForwardIterFunctor")
-_DICT, _DICT_GET, _DICT_SIZE = _func("ffi.Dict"), _func("ffi.DictGetItem"), _func("ffi.DictSize")
+_DICT_GET, _DICT_SIZE = _func("ffi.DictGetItem"), _func("ffi.DictSize")
 _DICT_COUNT, _DICT_ITER = _func("ffi.DictCount"), _func("ffi.DictForwardIterFunctor")
 _DICT_SET, _DICT_ERASE, _DICT_CLEAR = (
     _func("ffi.DictSetItem"),
@@ -74,25 +68,10 @@ def _values_equal(lhs: Any, rhs: Any) -> bool:
     return bool(lhs == rhs)
 
 
-class _SequenceBase(Object, Sequence):
-    """Shared read protocol of Array and List."""
+class _SequenceBase(core.CSequenceBase, Object, Sequence):
+    """Shared read protocol of Array and List (length and indexing are native)."""
 
-    _get_item: core.Function
-    _size: core.Function
     _contains: core.Function
-
-    def __len__(self) -> int:
-        return type(self)._size(self)
-
-    def __getitem__(self, index: int | slice) -> Any:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        return type(self)._get_item(self, _normalize_index(index, len(self)))
-
-    def __iter__(self) -> Iterator[Any]:
-        get_item = type(self)._get_item
-        for i in range(len(self)):
-            yield get_item(self, i)
 
     def __contains__(self, value: object) -> bool:
         if _is_plain_sequence(value):
@@ -143,10 +122,10 @@ class Array(_SequenceBase):
         The elements; each is converted as a function argument would be.
     """
 
-    _get_item, _size, _contains = _ARRAY_GET, _ARRAY_SIZE, _ARRAY_CONTAINS
+    _contains = _ARRAY_CONTAINS
 
     def __init__(self, input_list: Iterable[Any]) -> None:
-        self.__init_handle_by_constructor__(_ARRAY, *input_list)
+        self._init_from_builtin("ffi.Array", tuple(input_list))
 
 
 class List(_SequenceBase, MutableSequence):
@@ -158,10 +137,10 @@ class List(_SequenceBase, MutableSequence):
         The initial elements.
     """
 
-    _get_item, _size, _contains = _LIST_GET, _LIST_SIZE, _LIST_CONTAINS
+    _contains = _LIST_CONTAINS
 
     def __init__(self, input_list: Iterable[Any] = ()) -> None:
-        self.__init_handle_by_constructor__(_LIST, *input_list)
+        self._init_from_builtin("ffi.List", tuple(input_list))
 
     def __setitem__(self, index: int | slice, value: Any) -> None:
         if isinstance(index, slice):
@@ -219,7 +198,7 @@ class List(_SequenceBase, MutableSequence):
         _LIST_REVERSE(self)
 
 
-class _MappingBase(Object, Mapping):
+class _MappingBase(core.CContainerBase, Object, Mapping):
     """Shared read protocol of Map and Dict."""
 
     _get_item: core.Function
@@ -288,14 +267,6 @@ class _MappingBase(Object, Mapping):
         return (type(self), (dict(self.items()),))
 
 
-def _flatten(input_dict: Mapping[Any, Any]) -> list[Any]:
-    flat: list[Any] = []
-    for key, value in input_dict.items():
-        flat.append(key)
-        flat.append(value)
-    return flat
-
-
 class Map(_MappingBase):
     """An immutable, insertion-ordered FFI map (``ffi.Map``).
 
@@ -308,7 +279,7 @@ class Map(_MappingBase):
     _get_item, _size, _count, _iter = _MAP_GET, _MAP_SIZE, _MAP_COUNT, _MAP_ITER
 
     def __init__(self, input_dict: Mapping[Any, Any]) -> None:
-        self.__init_handle_by_constructor__(_MAP, *_flatten(input_dict))
+        self._init_map_from_builtin("ffi.Map", input_dict)
 
 
 class Dict(_MappingBase, MutableMapping):
@@ -323,7 +294,7 @@ class Dict(_MappingBase, MutableMapping):
     _get_item, _size, _count, _iter = _DICT_GET, _DICT_SIZE, _DICT_COUNT, _DICT_ITER
 
     def __init__(self, input_dict: Mapping[Any, Any] | None = None) -> None:
-        self.__init_handle_by_constructor__(_DICT, *_flatten(input_dict or {}))
+        self._init_map_from_builtin("ffi.Dict", input_dict or {})
 
     def __setitem__(self, key: Any, value: Any) -> None:
         _DICT_SET(self, key, value)

@@ -16,7 +16,11 @@
 #include <type_traits>
 #include <utility>
 
+#include "test_utils.h"
+
 namespace tvm_ffi_any_test {
+
+using tvm_ffi_test::CatchError;
 
 using tvm::ffi::Any;
 using tvm::ffi::AnyView;
@@ -59,18 +63,6 @@ Derived MakeDerived(int64_t v) {
 
 TVMFFIAny CellOf(const AnyView& view) { return view.CopyToTVMFFIAny(); }
 TVMFFIAny CellOf(const Any& any) { return AnyView(any).CopyToTVMFFIAny(); }
-
-/// Runs f and returns the Error it throws; records a failure when nothing is thrown.
-template <typename F>
-Error CatchError(F&& f) {
-  try {
-    f();
-  } catch (const Error& err) {
-    return err;
-  }
-  ADD_FAILURE() << "expected a tvm::ffi::Error";
-  return Error("NoError", "", "");
-}
 
 static_assert(sizeof(Any) == 16 && sizeof(AnyView) == 16, "Any and AnyView are one cell");
 static_assert(std::is_trivially_copyable_v<AnyView>, "AnyView is trivially copyable");

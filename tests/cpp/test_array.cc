@@ -13,7 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "test_utils.h"
+
 namespace {
+
+using tvm_ffi_test::ErrorText;
 
 using tvm::ffi::Any;
 using tvm::ffi::AnyView;
@@ -24,15 +28,6 @@ using tvm::ffi::Function;
 using tvm::ffi::List;
 using tvm::ffi::String;
 using tvm::ffi::TypeTraits;
-
-std::string ErrorText(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const Error& err) {
-    return err.kind() + ": " + err.message();
-  }
-  return "no error";
-}
 
 const TVMFFIAny* Cell(const Any& value) {
   return tvm::ffi::details::AnyUnsafe::TVMFFIAnyPtrFromAny(value);

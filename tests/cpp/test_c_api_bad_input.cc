@@ -25,56 +25,26 @@
 #include <optional>
 #include <string>
 
+#include "test_utils.h"
+
 namespace {
+
+using tvm_ffi_test::ByteArray;
+using tvm_ffi_test::ExpectRaised;
+using tvm_ffi_test::FloatCell;
+using tvm_ffi_test::IntCell;
+using tvm_ffi_test::NoneCell;
+using tvm_ffi_test::TakeRaised;
 
 using tvm::ffi::Error;
 using tvm::ffi::Function;
 using tvm::ffi::details::ObjectUnsafe;
-
-TVMFFIByteArray Bytes(const char* text) { return TVMFFIByteArray{text, std::strlen(text)}; }
-
-/// Takes the error raised into this thread's slot.
-std::optional<Error> TakeRaised() {
-  TVMFFIObjectHandle handle = nullptr;
-  TVMFFIErrorMoveFromRaised(&handle);
-  if (handle == nullptr) return std::nullopt;
-  return ObjectUnsafe::ObjectRefFromObjectPtr<Error>(
-      ObjectUnsafe::ObjectPtrFromOwned<tvm::ffi::Object>(handle));
-}
 
 /// The raised error's "<kind>: <message>" (or "<none>" when the slot is empty).
 std::string RaisedText() {
   std::optional<Error> err = TakeRaised();
   if (!err.has_value()) return "<none>";
   return err->kind() + ": " + err->message();
-}
-
-/// Checks that the slot holds an error of `kind` whose message contains `part`.
-void ExpectRaised(const char* kind, const std::string& part) {
-  std::optional<Error> err = TakeRaised();
-  ASSERT_TRUE(err.has_value()) << "no error was raised";
-  EXPECT_EQ(err->kind(), kind);
-  EXPECT_NE(err->message().find(part), std::string::npos) << err->message();
-}
-
-TVMFFIAny NoneCell() {
-  TVMFFIAny cell{};
-  cell.type_index = kTVMFFINone;
-  return cell;
-}
-
-TVMFFIAny IntCell(int64_t value) {
-  TVMFFIAny cell{};
-  cell.type_index = kTVMFFIInt;
-  cell.v_int64 = value;
-  return cell;
-}
-
-TVMFFIAny FloatCell(double value) {
-  TVMFFIAny cell{};
-  cell.type_index = kTVMFFIFloat;
-  cell.v_float64 = value;
-  return cell;
 }
 
 /// Removes a global function at the end of a test.
@@ -88,7 +58,7 @@ struct GlobalCleanup {
 // ------------------------------------------------------------------------------------------
 
 TEST(CApiBadInput, TypeKeyToIndexUnknownKey) {
-  TVMFFIByteArray key = Bytes("test_bad_input.NoSuchType");
+  TVMFFIByteArray key = ByteArray("test_bad_input.NoSuchType");
   int32_t index = 12345;
   EXPECT_EQ(TVMFFITypeKeyToIndex(&key, &index), -1);
   EXPECT_EQ(index, 12345);
@@ -97,14 +67,14 @@ TEST(CApiBadInput, TypeKeyToIndexUnknownKey) {
 
 TEST(CApiBadInput, TypeRegisterFieldUnknownTypeIndex) {
   TVMFFIFieldInfo field{};
-  field.name = Bytes("x");
+  field.name = ByteArray("x");
   field.default_value_or_factory = NoneCell();
   EXPECT_EQ(TVMFFITypeRegisterField(30000, &field), -1);
   ExpectRaised("ValueError", "30000");
 }
 
 TEST(CApiBadInput, TypeRegisterAttrUnknownTypeIndex) {
-  TVMFFIByteArray name = Bytes("__test_bad_input_attr__");
+  TVMFFIByteArray name = ByteArray("__test_bad_input_attr__");
   TVMFFIAny value = IntCell(1);
   EXPECT_EQ(TVMFFITypeRegisterAttr(30000, &name, &value), -1);
   ExpectRaised("ValueError", "30000");
@@ -118,7 +88,7 @@ TEST(CApiBadInput, SetGlobalDuplicateWithoutOverride) {
   GlobalCleanup cleanup{"test_bad_input.dup"};
   Function first = Function::FromTyped([]() { return 1; });
   Function second = Function::FromTyped([]() { return 2; });
-  TVMFFIByteArray name = Bytes("test_bad_input.dup");
+  TVMFFIByteArray name = ByteArray("test_bad_input.dup");
   ASSERT_EQ(TVMFFIFunctionSetGlobal(&name, ObjectUnsafe::GetHeader(first), 0), 0);
   EXPECT_EQ(TVMFFIFunctionSetGlobal(&name, ObjectUnsafe::GetHeader(second), 0), -1);
   ExpectRaised("RuntimeError", "already registered");
@@ -129,7 +99,7 @@ TEST(CApiBadInput, SetGlobalDuplicateWithOverride) {
   GlobalCleanup cleanup{"test_bad_input.override"};
   Function first = Function::FromTyped([]() { return 1; });
   Function second = Function::FromTyped([]() { return 2; });
-  TVMFFIByteArray name = Bytes("test_bad_input.override");
+  TVMFFIByteArray name = ByteArray("test_bad_input.override");
   ASSERT_EQ(TVMFFIFunctionSetGlobal(&name, ObjectUnsafe::GetHeader(first), 0), 0);
   EXPECT_EQ(TVMFFIFunctionSetGlobal(&name, ObjectUnsafe::GetHeader(second), 1), 0);
   EXPECT_EQ(Function::GetGlobalRequired("test_bad_input.override")().cast<int>(), 2);
@@ -138,7 +108,7 @@ TEST(CApiBadInput, SetGlobalDuplicateWithOverride) {
 }
 
 TEST(CApiBadInput, SetGlobalNullFunction) {
-  TVMFFIByteArray name = Bytes("test_bad_input.null_function");
+  TVMFFIByteArray name = ByteArray("test_bad_input.null_function");
   EXPECT_EQ(TVMFFIFunctionSetGlobal(&name, nullptr, 0), -1);
   ExpectRaised("ValueError", "NULL");
   EXPECT_FALSE(Function::GetGlobal("test_bad_input.null_function").has_value());
@@ -146,7 +116,7 @@ TEST(CApiBadInput, SetGlobalNullFunction) {
 
 TEST(CApiBadInput, SetGlobalFromMethodInfoWithIntMethod) {
   TVMFFIMethodInfo info{};
-  info.name = Bytes("test_bad_input.not_a_function");
+  info.name = ByteArray("test_bad_input.not_a_function");
   info.method = IntCell(3);
   EXPECT_EQ(TVMFFIFunctionSetGlobalFromMethodInfo(&info, 0), -1);
   ExpectRaised("TypeError", "test_bad_input.not_a_function");
@@ -155,7 +125,7 @@ TEST(CApiBadInput, SetGlobalFromMethodInfoWithIntMethod) {
 
 TEST(CApiBadInput, SetGlobalFromMethodInfoWithNoneMethod) {
   TVMFFIMethodInfo info{};
-  info.name = Bytes("test_bad_input.none_method");
+  info.name = ByteArray("test_bad_input.none_method");
   info.method = NoneCell();
   EXPECT_EQ(TVMFFIFunctionSetGlobalFromMethodInfo(&info, 0), -1);
   ExpectRaised("TypeError", "test_bad_input.none_method");
@@ -164,7 +134,7 @@ TEST(CApiBadInput, SetGlobalFromMethodInfoWithNoneMethod) {
 TEST(CApiBadInput, SetGlobalFromMethodInfoWithOtherObject) {
   Error not_a_function("ValueError", "x", "");
   TVMFFIMethodInfo info{};
-  info.name = Bytes("test_bad_input.error_method");
+  info.name = ByteArray("test_bad_input.error_method");
   info.method.type_index = kTVMFFIError;
   info.method.v_obj = ObjectUnsafe::GetHeader(not_a_function);
   EXPECT_EQ(TVMFFIFunctionSetGlobalFromMethodInfo(&info, 0), -1);
@@ -173,7 +143,7 @@ TEST(CApiBadInput, SetGlobalFromMethodInfoWithOtherObject) {
 }
 
 TEST(CApiBadInput, GetGlobalUnknownNameIsNotAnError) {
-  TVMFFIByteArray name = Bytes("test_bad_input.nowhere");
+  TVMFFIByteArray name = ByteArray("test_bad_input.nowhere");
   TVMFFIObjectHandle out = reinterpret_cast<TVMFFIObjectHandle>(0x1);
   EXPECT_EQ(TVMFFIFunctionGetGlobal(&name, &out), 0);
   EXPECT_EQ(out, nullptr);
@@ -185,7 +155,7 @@ TEST(CApiBadInput, GetGlobalUnknownNameIsNotAnError) {
 // ------------------------------------------------------------------------------------------
 
 TVMFFIObjectHandle AddOne() {
-  TVMFFIByteArray name = Bytes("testing.add_one");
+  TVMFFIByteArray name = ByteArray("testing.add_one");
   TVMFFIObjectHandle handle = nullptr;
   EXPECT_EQ(TVMFFIFunctionGetGlobal(&name, &handle), 0);
   return handle;
@@ -208,7 +178,7 @@ TEST(CApiBadInput, TypedCallSmallStrArgument) {
   TVMFFIObjectHandle func = AddOne();
   ASSERT_NE(func, nullptr);
   TVMFFIAny args[1];
-  TVMFFIByteArray text = Bytes("abc");
+  TVMFFIByteArray text = ByteArray("abc");
   ASSERT_EQ(TVMFFIStringFromByteArray(&text, &args[0]), 0);
   TVMFFIAny result = NoneCell();
   EXPECT_EQ(TVMFFIFunctionCall(func, args, 1, &result), -1);
@@ -260,7 +230,7 @@ TEST(CApiBadInput, TypedCallGoodArgumentsStillWork) {
 
 TEST(CApiBadInput, DataTypeFromStringMalformed) {
   for (const char* text : {"int0", "xyz", "float32x"}) {
-    TVMFFIByteArray str = Bytes(text);
+    TVMFFIByteArray str = ByteArray(text);
     DLDataType dtype{};
     EXPECT_EQ(TVMFFIDataTypeFromString(&str, &dtype), -1) << text;
     ExpectRaised("ValueError", text);
@@ -268,7 +238,7 @@ TEST(CApiBadInput, DataTypeFromStringMalformed) {
 }
 
 TEST(CApiBadInput, DataTypeFromEmptyStringIsValid) {
-  TVMFFIByteArray str = Bytes("");
+  TVMFFIByteArray str = ByteArray("");
   DLDataType dtype{1, 1, 1};
   ASSERT_EQ(TVMFFIDataTypeFromString(&str, &dtype), 0);
   EXPECT_EQ(dtype.code, kDLOpaqueHandle);

@@ -11,7 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "test_utils.h"
+
 namespace {
+
+using tvm_ffi_test::ErrorText;
 
 using tvm::ffi::Any;
 using tvm::ffi::Dict;
@@ -20,15 +24,6 @@ using tvm::ffi::Function;
 using tvm::ffi::Map;
 using tvm::ffi::String;
 using tvm::ffi::TypeTraits;
-
-std::string ErrorText(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const Error& err) {
-    return err.kind() + ": " + err.message();
-  }
-  return "no error";
-}
 
 TEST(Dict, SharedInPlaceAcrossLayouts) {
   Dict<int64_t, int64_t> a;

@@ -16,14 +16,19 @@
 #include <thread>
 #include <vector>
 
+#include "test_utils.h"
+
 namespace {
+
+using tvm_ffi_test::ByteArray;
+using tvm_ffi_test::CatchError;
+using tvm_ffi_test::TakeRaised;
+using tvm_ffi_test::ToStdString;
 
 using tvm::ffi::Error;
 using tvm::ffi::Function;
 using tvm::ffi::ObjectRef;
 using tvm::ffi::details::ObjectUnsafe;
-
-TVMFFIByteArray Bytes(const char* text) { return TVMFFIByteArray{text, std::strlen(text)}; }
 
 uint64_t RefCountWord(TVMFFIObjectHandle handle) {
   return static_cast<TVMFFIObject*>(handle)->combined_ref_count;
@@ -34,34 +39,11 @@ const TVMFFIErrorCell* Cell(TVMFFIObjectHandle handle) {
                                                   sizeof(TVMFFIObject));
 }
 
-std::string CellString(const TVMFFIByteArray& arr) { return std::string(arr.data, arr.size); }
-
-/// Takes whatever is in this thread's error slot (an empty Error handle gives nullopt).
-std::optional<Error> TakeRaised() {
-  TVMFFIObjectHandle handle = nullptr;
-  TVMFFIErrorMoveFromRaised(&handle);
-  if (handle == nullptr) return std::nullopt;
-  return ObjectUnsafe::ObjectRefFromObjectPtr<Error>(
-      ObjectUnsafe::ObjectPtrFromOwned<tvm::ffi::Object>(handle));
-}
-
 std::vector<std::string> SplitLines(const std::string& text) {
   std::vector<std::string> lines;
   std::istringstream stream(text);
   for (std::string line; std::getline(stream, line);) lines.push_back(line);
   return lines;
-}
-
-/// Runs body and returns the Error it throws (fails the test when it throws nothing).
-template <typename Body>
-Error CatchError(Body body) {
-  try {
-    body();
-  } catch (const Error& err) {
-    return err;
-  }
-  ADD_FAILURE() << "no tvm::ffi::Error was thrown";
-  return Error("None", "", "");
 }
 
 /// Whether libdw is mapped into this process, i.e. libtvm_ffi was configured with it.
@@ -254,14 +236,14 @@ TEST(ErrorClass, TracebackMostRecentCallLastDropsEmptyLines) {
 
 TEST(ErrorClass, UpdateBacktraceReplaces) {
   Error err("ValueError", "msg", "old\n");
-  TVMFFIByteArray text = Bytes("new\n");
+  TVMFFIByteArray text = ByteArray("new\n");
   err.UpdateBacktrace(&text, kTVMFFIBacktraceUpdateModeReplace);
   EXPECT_EQ(err.backtrace(), "new\n");
 }
 
 TEST(ErrorClass, UpdateBacktraceAppends) {
   Error err("ValueError", "msg", "first\n");
-  TVMFFIByteArray text = Bytes("second\n");
+  TVMFFIByteArray text = ByteArray("second\n");
   err.UpdateBacktrace(&text, kTVMFFIBacktraceUpdateModeAppend);
   EXPECT_EQ(err.backtrace(), "first\nsecond\n");
   EXPECT_EQ(err.TracebackMostRecentCallLast(), "second\nfirst\n");
@@ -408,18 +390,18 @@ TEST(ErrorSlot, SetRaisedFromCStrPartsWithNoParts) {
 // ------------------------------------------------------------------------------------------
 
 TEST(ErrorCreate, NewErrorHasExpectedCell) {
-  TVMFFIByteArray kind = Bytes("ValueError");
-  TVMFFIByteArray message = Bytes("created");
-  TVMFFIByteArray backtrace = Bytes("  File \"x.cc\", line 1, in f\n");
+  TVMFFIByteArray kind = ByteArray("ValueError");
+  TVMFFIByteArray message = ByteArray("created");
+  TVMFFIByteArray backtrace = ByteArray("  File \"x.cc\", line 1, in f\n");
   TVMFFIObjectHandle handle = nullptr;
   ASSERT_EQ(TVMFFIErrorCreate(&kind, &message, &backtrace, &handle), 0);
   ASSERT_NE(handle, nullptr);
   EXPECT_EQ(RefCountWord(handle), 0x100000001ULL);
   EXPECT_EQ(static_cast<TVMFFIObject*>(handle)->type_index, kTVMFFIError);
   const TVMFFIErrorCell* cell = Cell(handle);
-  EXPECT_EQ(CellString(cell->kind), "ValueError");
-  EXPECT_EQ(CellString(cell->message), "created");
-  EXPECT_EQ(CellString(cell->backtrace), "  File \"x.cc\", line 1, in f\n");
+  EXPECT_EQ(ToStdString(cell->kind), "ValueError");
+  EXPECT_EQ(ToStdString(cell->message), "created");
+  EXPECT_EQ(ToStdString(cell->backtrace), "  File \"x.cc\", line 1, in f\n");
   EXPECT_NE(cell->update_backtrace, nullptr);
   EXPECT_EQ(cell->cause_chain, nullptr);
   EXPECT_EQ(cell->extra_context, nullptr);
@@ -429,38 +411,38 @@ TEST(ErrorCreate, NewErrorHasExpectedCell) {
 TEST(ErrorCreate, CopiesItsInputs) {
   char kind_text[] = "ValueError";
   char message_text[] = "original";
-  TVMFFIByteArray kind = Bytes(kind_text);
-  TVMFFIByteArray message = Bytes(message_text);
-  TVMFFIByteArray backtrace = Bytes("");
+  TVMFFIByteArray kind = ByteArray(kind_text);
+  TVMFFIByteArray message = ByteArray(message_text);
+  TVMFFIByteArray backtrace = ByteArray("");
   TVMFFIObjectHandle handle = nullptr;
   ASSERT_EQ(TVMFFIErrorCreate(&kind, &message, &backtrace, &handle), 0);
   std::memset(kind_text, 'x', sizeof(kind_text) - 1);
   std::memset(message_text, 'x', sizeof(message_text) - 1);
-  EXPECT_EQ(CellString(Cell(handle)->kind), "ValueError");
-  EXPECT_EQ(CellString(Cell(handle)->message), "original");
+  EXPECT_EQ(ToStdString(Cell(handle)->kind), "ValueError");
+  EXPECT_EQ(ToStdString(Cell(handle)->message), "original");
   TVMFFIObjectDecRef(handle);
 }
 
 TEST(ErrorCreate, UpdateBacktraceOfCreatedError) {
-  TVMFFIByteArray kind = Bytes("ValueError");
-  TVMFFIByteArray message = Bytes("m");
-  TVMFFIByteArray backtrace = Bytes("one\n");
+  TVMFFIByteArray kind = ByteArray("ValueError");
+  TVMFFIByteArray message = ByteArray("m");
+  TVMFFIByteArray backtrace = ByteArray("one\n");
   TVMFFIObjectHandle handle = nullptr;
   ASSERT_EQ(TVMFFIErrorCreate(&kind, &message, &backtrace, &handle), 0);
-  TVMFFIByteArray more = Bytes("two\n");
+  TVMFFIByteArray more = ByteArray("two\n");
   Cell(handle)->update_backtrace(handle, &more, kTVMFFIBacktraceUpdateModeAppend);
-  EXPECT_EQ(CellString(Cell(handle)->backtrace), "one\ntwo\n");
+  EXPECT_EQ(ToStdString(Cell(handle)->backtrace), "one\ntwo\n");
   Cell(handle)->update_backtrace(handle, &more, kTVMFFIBacktraceUpdateModeReplace);
-  EXPECT_EQ(CellString(Cell(handle)->backtrace), "two\n");
+  EXPECT_EQ(ToStdString(Cell(handle)->backtrace), "two\n");
   TVMFFIObjectDecRef(handle);
 }
 
 TEST(ErrorCreate, WithCauseAndContextTakesReferences) {
   Error cause("KeyError", "inner", "");
   Error context("RuntimeError", "ctx", "");
-  TVMFFIByteArray kind = Bytes("ValueError");
-  TVMFFIByteArray message = Bytes("outer");
-  TVMFFIByteArray backtrace = Bytes("");
+  TVMFFIByteArray kind = ByteArray("ValueError");
+  TVMFFIByteArray message = ByteArray("outer");
+  TVMFFIByteArray backtrace = ByteArray("");
   TVMFFIObjectHandle handle = nullptr;
   ASSERT_EQ(TVMFFIErrorCreateWithCauseAndExtraContext(&kind, &message, &backtrace,
                                                       ObjectUnsafe::GetHeader(cause),
@@ -476,8 +458,8 @@ TEST(ErrorCreate, WithCauseAndContextTakesReferences) {
 }
 
 TEST(ErrorCreate, SuccessLeavesTheSlotAlone) {
-  TVMFFIByteArray kind = Bytes("ValueError");
-  TVMFFIByteArray message = Bytes("m");
+  TVMFFIByteArray kind = ByteArray("ValueError");
+  TVMFFIByteArray message = ByteArray("m");
   TVMFFIObjectHandle handle = nullptr;
   ASSERT_EQ(TVMFFIErrorCreate(&kind, &message, &message, &handle), 0);
   EXPECT_FALSE(TakeRaised().has_value());

@@ -12,7 +12,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "test_utils.h"
+
 namespace tvm_ffi_export_test {
+
+using tvm_ffi_test::NoneCell;
 int64_t Add(int64_t a, int64_t b) { return a + b; }
 void ThrowsStd(int64_t) { throw std::runtime_error("plain std error"); }
 }  // namespace tvm_ffi_export_test
@@ -34,14 +38,6 @@ using tvm::ffi::AnyView;
 using tvm::ffi::Error;
 using tvm::ffi::String;
 using tvm::ffi::details::AnyUnsafe;
-
-TVMFFIAny NoneCell() {
-  TVMFFIAny cell;
-  cell.type_index = kTVMFFINone;
-  cell.zero_padding = 0;
-  cell.v_int64 = 0;
-  return cell;
-}
 
 /// Calls a safe-call symbol with handle NULL; returns its code and stores the result.
 int CallExport(TVMFFISafeCallType fn, const TVMFFIAny* args, int32_t n, Any* out) {

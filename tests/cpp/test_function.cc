@@ -17,7 +17,12 @@
 #include <utility>
 #include <vector>
 
+#include "test_utils.h"
+
 namespace tvm_ffi_function_test {
+
+using tvm_ffi_test::CatchError;
+using tvm_ffi_test::NoneCell;
 
 using tvm::ffi::Any;
 using tvm::ffi::AnyView;
@@ -31,27 +36,7 @@ using tvm::ffi::String;
 using tvm::ffi::TypedFunction;
 using tvm::ffi::details::ObjectUnsafe;
 
-/// Runs f and returns the Error it throws; records a failure when nothing is thrown.
-template <typename F>
-Error CatchError(F&& f) {
-  try {
-    f();
-  } catch (const Error& err) {
-    return err;
-  }
-  ADD_FAILURE() << "expected a tvm::ffi::Error";
-  return Error("NoError", "", "");
-}
-
 Function Global(const char* name) { return Function::GetGlobalRequired(name); }
-
-TVMFFIAny NoneCell() {
-  TVMFFIAny cell;
-  cell.type_index = kTVMFFINone;
-  cell.zero_padding = 0;
-  cell.v_int64 = 0;
-  return cell;
-}
 
 // ---------------------------------------------------------------- FromPacked
 

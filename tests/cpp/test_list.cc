@@ -11,7 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "test_utils.h"
+
 namespace {
+
+using tvm_ffi_test::ErrorText;
 
 using tvm::ffi::Any;
 using tvm::ffi::Array;
@@ -19,15 +23,6 @@ using tvm::ffi::Error;
 using tvm::ffi::Function;
 using tvm::ffi::List;
 using tvm::ffi::TypeTraits;
-
-std::string ErrorText(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const Error& err) {
-    return err.kind() + ": " + err.message();
-  }
-  return "no error";
-}
 
 std::vector<int64_t> Items(const Any& lst) {
   List<int64_t> typed = lst.cast<List<int64_t>>();

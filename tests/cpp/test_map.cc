@@ -19,7 +19,11 @@
 #include <utility>
 #include <vector>
 
+#include "test_utils.h"
+
 namespace {
+
+using tvm_ffi_test::ErrorText;
 
 using tvm::ffi::Any;
 using tvm::ffi::Array;
@@ -29,15 +33,6 @@ using tvm::ffi::Function;
 using tvm::ffi::Map;
 using tvm::ffi::String;
 using tvm::ffi::TypeTraits;
-
-std::string ErrorText(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const Error& err) {
-    return err.kind() + ": " + err.message();
-  }
-  return "no error";
-}
 
 // ---- an independent reader of the ABI section 6 map layouts, written from the spec text only
 

@@ -12,7 +12,11 @@
 #include <string>
 #include <utility>
 
+#include "test_utils.h"
+
 namespace tvm_ffi_optional_test {
+
+using tvm_ffi_test::CatchError;
 
 using tvm::ffi::Any;
 using tvm::ffi::AnyView;
@@ -23,18 +27,6 @@ using tvm::ffi::Optional;
 using tvm::ffi::PackedArgs;
 using tvm::ffi::String;
 using tvm::ffi::TypeTraits;
-
-/// Runs f and returns the Error it throws; records a failure when nothing is thrown.
-template <typename F>
-Error CatchError(F&& f) {
-  try {
-    f();
-  } catch (const Error& err) {
-    return err;
-  }
-  ADD_FAILURE() << "expected a tvm::ffi::Error";
-  return Error("NoError", "", "");
-}
 
 Function MakeFunction() {
   return Function::FromPacked([](PackedArgs, Any* rv) { *rv = 1; });

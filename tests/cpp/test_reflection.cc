@@ -18,7 +18,12 @@
 #include <string>
 #include <vector>
 
+#include "test_utils.h"
+
 namespace tvm_ffi_reflection_test {
+
+using tvm_ffi_test::CatchError;
+using tvm_ffi_test::ToStdString;
 
 using namespace tvm::ffi;  // NOLINT(*)
 namespace refl = tvm::ffi::reflection;
@@ -57,25 +62,12 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .attr("__test_value__", 42);
 }
 
-template <typename F>
-Error CatchError(F&& f) {
-  try {
-    f();
-  } catch (const Error& err) {
-    return err;
-  }
-  ADD_FAILURE() << "expected a tvm::ffi::Error";
-  return Error("NoError", "", "");
-}
-
-std::string View(TVMFFIByteArray arr) { return std::string(arr.data, arr.size); }
-
 const TVMFFITypeInfo* PointInfo() { return TVMFFIGetTypeInfo(PointObj::RuntimeTypeIndex()); }
 
 TEST(ObjectDef, RegistersTypeMetadata) {
   const TVMFFITypeMetadata* meta = PointInfo()->metadata;
   ASSERT_NE(meta, nullptr);
-  EXPECT_EQ(View(meta->doc), "A 2D point");
+  EXPECT_EQ(ToStdString(meta->doc), "A 2D point");
   EXPECT_EQ(meta->total_size, static_cast<int32_t>(sizeof(PointObj)));
   EXPECT_EQ(meta->structural_eq_hash_kind, kTVMFFISEqHashKindTreeNode);
   ASSERT_NE(meta->creator, nullptr);
@@ -89,7 +81,7 @@ TEST(ObjectDef, RegistersFieldLayout) {
   ASSERT_EQ(info->num_fields, 4);
   PointObj probe;
   const char* base = reinterpret_cast<const char*>(static_cast<const Object*>(&probe));
-  EXPECT_EQ(View(info->fields[0].name), "x");
+  EXPECT_EQ(ToStdString(info->fields[0].name), "x");
   EXPECT_EQ(info->fields[0].offset, reinterpret_cast<const char*>(&probe.x) - base);
   EXPECT_EQ(info->fields[1].offset, reinterpret_cast<const char*>(&probe.y) - base);
   EXPECT_EQ(info->fields[2].offset, reinterpret_cast<const char*>(&probe.name) - base);
@@ -105,15 +97,15 @@ TEST(ObjectDef, RegistersFieldFlagsDocsAndDefaults) {
   const TVMFFIFieldInfo* f = PointInfo()->fields;
   EXPECT_EQ(f[0].flags, kTVMFFIFieldFlagBitMaskWritable | kTVMFFIFieldFlagBitMaskHasDefault |
                             kTVMFFIFieldFlagBitMaskKwOnly);
-  EXPECT_EQ(View(f[0].doc), "x coord");
+  EXPECT_EQ(ToStdString(f[0].doc), "x coord");
   EXPECT_EQ(AnyView::CopyFromTVMFFIAny(f[0].default_value_or_factory).cast<int64_t>(), 1);
   EXPECT_EQ(f[1].flags, kTVMFFIFieldFlagBitMaskSEqHashIgnore | kTVMFFIFieldFlagBitMaskInitOff);
   EXPECT_EQ(f[2].flags, kTVMFFIFieldFlagBitMaskWritable | kTVMFFIFieldFlagBitMaskReprOff |
                             kTVMFFIFieldFlagBitMaskHashOff | kTVMFFIFieldFlagBitMaskCompareOff);
   EXPECT_EQ(f[3].flags, kTVMFFIFieldFlagBitMaskWritable | kTVMFFIFieldFlagBitMaskHasDefault |
                             kTVMFFIFieldFlagBitMaskDefaultFromFactory);
-  EXPECT_EQ(View(f[0].metadata), "{\"type_schema\":\"{\\\"type\\\":\\\"int\\\"}\"}");
-  EXPECT_EQ(View(f[2].metadata),
+  EXPECT_EQ(ToStdString(f[0].metadata), "{\"type_schema\":\"{\\\"type\\\":\\\"int\\\"}\"}");
+  EXPECT_EQ(ToStdString(f[2].metadata),
             "{\"type_schema\":\"{\\\"type\\\":\\\"ffi.String\\\"}\",\"tag\":7}");
 }
 
@@ -170,8 +162,8 @@ TEST(ObjectDef, MethodsTakeSelfFirst) {
   EXPECT_EQ(p.as<PointObj>()->x, 6);
   const TVMFFIMethodInfo* norm = refl::GetMethodInfo("test.refl.Point", "norm1");
   EXPECT_EQ(norm->flags, 0);
-  EXPECT_EQ(View(norm->doc), "x + y");
-  EXPECT_EQ(View(norm->metadata),
+  EXPECT_EQ(ToStdString(norm->doc), "x + y");
+  EXPECT_EQ(ToStdString(norm->metadata),
             "{\"type_schema\":\"{\\\"type\\\":\\\"ffi.Function\\\",\\\"args\\\":[{\\\"type\\\":"
             "\\\"int\\\"},{\\\"type\\\":\\\"test.refl.Point\\\"}]}\"}");
 }
@@ -194,7 +186,7 @@ TEST(ObjectDef, StaticMethodHasFlag) {
 TEST(ObjectDef, InitRegistersMethodAndTypeAttr) {
   const TVMFFIMethodInfo* init = refl::GetMethodInfo("test.refl.Point", "__ffi_init__");
   EXPECT_EQ(init->flags, kTVMFFIFieldFlagBitMaskIsStaticMethod);
-  EXPECT_EQ(View(init->doc), "make a point");
+  EXPECT_EQ(ToStdString(init->doc), "make a point");
   Any made = refl::GetMethod("test.refl.Point", "__ffi_init__")(5, 1.5);
   EXPECT_EQ(made.as<PointObj>()->x, 5);
   EXPECT_EQ(made.as<PointObj>()->y, 1.5);
@@ -231,7 +223,7 @@ TEST(Accessor, MissingFieldAndMethodErrors) {
 TEST(Accessor, ForEachFieldInfoVisitsParentsFirst) {
   std::vector<std::string> names;
   refl::ForEachFieldInfo(refl::GetTypeInfoByKey("testing.TestObjectDerived"),
-                         [&](const TVMFFIFieldInfo* f) { names.push_back(View(f->name)); });
+                         [&](const TVMFFIFieldInfo* f) { names.push_back(ToStdString(f->name)); });
   EXPECT_EQ(names, (std::vector<std::string>{"v_i64", "v_f64", "v_str", "v_map", "v_array"}));
 }
 

@@ -10,7 +10,11 @@
 #include <cstdint>
 #include <string>
 
+#include "test_utils.h"
+
 namespace tvm_ffi_registry_test {
+
+using tvm_ffi_test::CatchError;
 
 using tvm::ffi::Any;
 using tvm::ffi::Error;
@@ -18,18 +22,6 @@ using tvm::ffi::Function;
 using tvm::ffi::PackedArgs;
 using tvm::ffi::String;
 namespace refl = tvm::ffi::reflection;
-
-/// Runs f and returns the Error it throws; records a failure when nothing is thrown.
-template <typename F>
-Error CatchError(F&& f) {
-  try {
-    f();
-  } catch (const Error& err) {
-    return err;
-  }
-  ADD_FAILURE() << "expected a tvm::ffi::Error";
-  return Error("NoError", "", "");
-}
 
 std::string MetadataOf(const char* name) {
   return Function::GetGlobalRequired("ffi.GetGlobalFuncMetadata")(name).cast<std::string>();

@@ -15,28 +15,30 @@
 
 #include <string>
 
+#include "test_utils.h"
+
 namespace tvm_ffi_testing_objects_test {
+
+using tvm_ffi_test::ToStdString;
 
 using namespace tvm::ffi;  // NOLINT(*)
 namespace refl = tvm::ffi::reflection;
 
 Any Call(const char* name, Any a) { return Function::GetGlobalRequired(name)(a); }
 
-std::string Doc(const TVMFFIByteArray& arr) { return std::string(arr.data, arr.size); }
-
 TEST(TestingObjects, IntPairInitSumAndGlobal) {
   Any pair = refl::GetMethod("testing.TestIntPair", "__ffi_init__")(3, 4);
   EXPECT_EQ(pair.GetTypeKey(), "testing.TestIntPair");
   EXPECT_EQ(refl::GetMethod("testing.TestIntPair", "sum")(pair).cast<int64_t>(), 7);
   EXPECT_EQ(Call("testing.TestIntPairSum", pair).cast<int64_t>(), 7);
-  EXPECT_EQ(Doc(refl::GetFieldInfo("testing.TestIntPair", "a")->doc), "Field `a`");
+  EXPECT_EQ(ToStdString(refl::GetFieldInfo("testing.TestIntPair", "a")->doc), "Field `a`");
   EXPECT_EQ(refl::GetFieldInfo("testing.TestIntPair", "b")->flags, 0);
   EXPECT_EQ(refl::GetTypeInfoByKey("testing.TestIntPair")->metadata->creator, nullptr);
 }
 
 TEST(TestingObjects, ObjectBaseDefaultsAndMethod) {
   const TVMFFIFieldInfo* v_i64 = refl::GetFieldInfo("testing.TestObjectBase", "v_i64");
-  EXPECT_EQ(Doc(v_i64->doc), "i64 field");
+  EXPECT_EQ(ToStdString(v_i64->doc), "i64 field");
   EXPECT_TRUE(v_i64->flags & kTVMFFIFieldFlagBitMaskWritable);
   const TVMFFIFieldInfo* v_f64 = refl::GetFieldInfo("testing.TestObjectBase", "v_f64");
   EXPECT_FALSE(v_f64->flags & kTVMFFIFieldFlagBitMaskWritable);
@@ -46,7 +48,8 @@ TEST(TestingObjects, ObjectBaseDefaultsAndMethod) {
   Any obj = Function::GetGlobalRequired("ffi.MakeObjectFromPackedArgs")("testing.TestObjectBase", 5,
                                                                         1.0, "s");
   EXPECT_EQ(refl::GetMethod("testing.TestObjectBase", "add_i64")(obj, 2).cast<int64_t>(), 7);
-  EXPECT_EQ(Doc(refl::GetMethodInfo("testing.TestObjectBase", "add_i64")->doc), "add_i64 method");
+  EXPECT_EQ(ToStdString(refl::GetMethodInfo("testing.TestObjectBase", "add_i64")->doc),
+            "add_i64 method");
 }
 
 TEST(TestingObjects, UnregisteredObject) {

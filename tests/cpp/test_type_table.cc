@@ -14,7 +14,15 @@
 #include <string_view>
 #include <vector>
 
+#include "test_utils.h"
+
 namespace {
+
+using tvm_ffi_test::ByteArray;
+using tvm_ffi_test::ExpectRaised;
+using tvm_ffi_test::IntCell;
+using tvm_ffi_test::TakeRaised;
+using tvm_ffi_test::ToStdString;
 
 using tvm::ffi::Any;
 using tvm::ffi::AnyView;
@@ -23,52 +31,24 @@ using tvm::ffi::Function;
 using tvm::ffi::String;
 using tvm::ffi::details::ObjectUnsafe;
 
-TVMFFIByteArray Bytes(const char* text) { return TVMFFIByteArray{text, std::strlen(text)}; }
-
 std::string Key(const TVMFFITypeInfo* info) {
   return std::string(info->type_key.data, info->type_key.size);
 }
 
-std::string Str(const TVMFFIByteArray& arr) { return std::string(arr.data, arr.size); }
-
 int32_t Alloc(const char* key, int32_t static_index, int32_t depth, int32_t child_slots,
               int32_t can_overflow, int32_t parent) {
-  TVMFFIByteArray arr = Bytes(key);
+  TVMFFIByteArray arr = ByteArray(key);
   return TVMFFITypeGetOrAllocIndex(&arr, static_index, depth, child_slots, can_overflow, parent);
 }
 
 /// A fresh dynamic type directly under ffi.Object, without reserved child slots.
 int32_t NewRootType(const char* key) { return Alloc(key, -1, 1, 0, 1, kTVMFFIObject); }
 
-/// Takes the error raised into this thread's slot.
-std::optional<Error> TakeRaised() {
-  TVMFFIObjectHandle handle = nullptr;
-  TVMFFIErrorMoveFromRaised(&handle);
-  if (handle == nullptr) return std::nullopt;
-  return ObjectUnsafe::ObjectRefFromObjectPtr<Error>(
-      ObjectUnsafe::ObjectPtrFromOwned<tvm::ffi::Object>(handle));
-}
-
-/// Checks that a failed call left an error of `kind` whose message contains `part`.
-void ExpectRaised(const char* kind, const std::string& part) {
-  std::optional<Error> err = TakeRaised();
-  ASSERT_TRUE(err.has_value()) << "no error was raised";
-  EXPECT_EQ(err->kind(), kind);
-  EXPECT_NE(err->message().find(part), std::string::npos) << err->message();
-}
-
-TVMFFIAny IntCell(int64_t value) {
-  TVMFFIAny cell{};
-  cell.type_index = kTVMFFIInt;
-  cell.v_int64 = value;
-  return cell;
-}
-
 TVMFFIFieldInfo MakeField(const char* name) {
   TVMFFIFieldInfo info{};
-  info.name = Bytes(name);
-  info.doc = Bytes("");
-  info.metadata = Bytes("{}");
+  info.name = ByteArray(name);
+  info.doc = ByteArray("");
+  info.metadata = ByteArray("{}");
   info.size = 8;
   info.alignment = 8;
   info.offset = 24;
@@ -99,7 +79,7 @@ TEST(TypeIndexAlloc, SameKeyReturnsSameIndex) {
 TEST(TypeIndexAlloc, QueryModeReturnsMinusTwoForUnknownKey) {
   EXPECT_EQ(Alloc("test_type_table.NeverRegistered", -1, 1, 0, 1, -2), -2);
   // The query did not register the key.
-  TVMFFIByteArray key = Bytes("test_type_table.NeverRegistered");
+  TVMFFIByteArray key = ByteArray("test_type_table.NeverRegistered");
   int32_t index = 0;
   EXPECT_EQ(TVMFFITypeKeyToIndex(&key, &index), -1);
   ExpectRaised("ValueError", "test_type_table.NeverRegistered");
@@ -160,7 +140,7 @@ TEST(TypeIndexAlloc, UnusedStaticIndexBelow128) {
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(100);
   EXPECT_EQ(Key(info), "test_type_table.Static100");
   EXPECT_EQ(info->type_index, 100);
-  TVMFFIByteArray key = Bytes("test_type_table.Static100");
+  TVMFFIByteArray key = ByteArray("test_type_table.Static100");
   int32_t index = 0;
   ASSERT_EQ(TVMFFITypeKeyToIndex(&key, &index), 0);
   EXPECT_EQ(index, 100);
@@ -259,7 +239,7 @@ TEST(TypeInfo, KeyToIndexOfStaticKeys) {
       {"ffi.Dict", kTVMFFIDict},
       {"ffi.VisitInterrupt", kTVMFFIVisitInterrupt}};
   for (const auto& [key, expected] : keys) {
-    TVMFFIByteArray arr = Bytes(key);
+    TVMFFIByteArray arr = ByteArray(key);
     int32_t index = -100;
     ASSERT_EQ(TVMFFITypeKeyToIndex(&arr, &index), 0) << key;
     EXPECT_EQ(index, expected) << key;
@@ -275,15 +255,15 @@ TEST(TypeRegisterField, CopiesStrings) {
   char name[] = "alpha";
   char doc[] = "the alpha field";
   TVMFFIFieldInfo field = MakeField(name);
-  field.doc = Bytes(doc);
+  field.doc = ByteArray(doc);
   ASSERT_EQ(TVMFFITypeRegisterField(index, &field), 0);
   std::memset(name, 'z', sizeof(name) - 1);
   std::memset(doc, 'z', sizeof(doc) - 1);
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index);
   ASSERT_EQ(info->num_fields, 1);
-  EXPECT_EQ(Str(info->fields[0].name), "alpha");
-  EXPECT_EQ(Str(info->fields[0].doc), "the alpha field");
-  EXPECT_EQ(Str(info->fields[0].metadata), "{}");
+  EXPECT_EQ(ToStdString(info->fields[0].name), "alpha");
+  EXPECT_EQ(ToStdString(info->fields[0].doc), "the alpha field");
+  EXPECT_EQ(ToStdString(info->fields[0].metadata), "{}");
   EXPECT_EQ(info->fields[0].offset, 24);
   EXPECT_EQ(info->fields[0].field_static_type_index, kTVMFFIInt);
 }
@@ -297,7 +277,7 @@ TEST(TypeRegisterField, NumFieldsGrows) {
     EXPECT_EQ(TVMFFIGetTypeInfo(index)->num_fields, i + 1);
   }
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index);
-  for (int i = 0; i < 10; ++i) EXPECT_EQ(Str(info->fields[i].name), names[i]);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(ToStdString(info->fields[i].name), names[i]);
 }
 
 TEST(TypeRegisterField, DuplicateNameFails) {
@@ -368,9 +348,9 @@ TEST(TypeRegisterMethod, CopiesAndKeepsFunctionAlive) {
   EXPECT_EQ(func.use_count(), 1);
   char name[] = "twice";
   TVMFFIMethodInfo method{};
-  method.name = Bytes(name);
-  method.doc = Bytes("doubles");
-  method.metadata = Bytes("{}");
+  method.name = ByteArray(name);
+  method.doc = ByteArray("doubles");
+  method.metadata = ByteArray("{}");
   method.flags = kTVMFFIFieldFlagBitMaskIsStaticMethod;
   method.method = AnyView(func).CopyToTVMFFIAny();
   ASSERT_EQ(TVMFFITypeRegisterMethod(index, &method), 0);
@@ -378,8 +358,8 @@ TEST(TypeRegisterMethod, CopiesAndKeepsFunctionAlive) {
   EXPECT_EQ(func.use_count(), 2);
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index);
   ASSERT_EQ(info->num_methods, 1);
-  EXPECT_EQ(Str(info->methods[0].name), "twice");
-  EXPECT_EQ(Str(info->methods[0].doc), "doubles");
+  EXPECT_EQ(ToStdString(info->methods[0].name), "twice");
+  EXPECT_EQ(ToStdString(info->methods[0].doc), "doubles");
   EXPECT_EQ(info->methods[0].flags, kTVMFFIFieldFlagBitMaskIsStaticMethod);
   EXPECT_EQ(info->methods[0].method.v_obj, ObjectUnsafe::GetHeader(func));
   Function kept = AnyView::CopyFromTVMFFIAny(info->methods[0].method).cast<Function>();
@@ -391,14 +371,14 @@ TEST(TypeRegisterMetadata, RegisteredOnce) {
   EXPECT_EQ(TVMFFIGetTypeInfo(index)->metadata, nullptr);
   char doc[] = "documented";
   TVMFFITypeMetadata metadata{};
-  metadata.doc = Bytes(doc);
+  metadata.doc = ByteArray(doc);
   metadata.total_size = 32;
   metadata.structural_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
   ASSERT_EQ(TVMFFITypeRegisterMetadata(index, &metadata), 0);
   std::memset(doc, 'z', sizeof(doc) - 1);
   const TVMFFITypeMetadata* kept = TVMFFIGetTypeInfo(index)->metadata;
   ASSERT_NE(kept, nullptr);
-  EXPECT_EQ(Str(kept->doc), "documented");
+  EXPECT_EQ(ToStdString(kept->doc), "documented");
   EXPECT_EQ(kept->total_size, 32);
   EXPECT_EQ(kept->structural_eq_hash_kind, kTVMFFISEqHashKindTreeNode);
   EXPECT_EQ(kept->creator, nullptr);
@@ -407,12 +387,12 @@ TEST(TypeRegisterMetadata, RegisteredOnce) {
 TEST(TypeRegisterMetadata, SecondRegistrationFails) {
   int32_t index = NewRootType("test_type_table.meta.Twice");
   TVMFFITypeMetadata metadata{};
-  metadata.doc = Bytes("first");
+  metadata.doc = ByteArray("first");
   ASSERT_EQ(TVMFFITypeRegisterMetadata(index, &metadata), 0);
-  metadata.doc = Bytes("second");
+  metadata.doc = ByteArray("second");
   EXPECT_EQ(TVMFFITypeRegisterMetadata(index, &metadata), -1);
   ExpectRaised("RuntimeError", "test_type_table.meta.Twice");
-  EXPECT_EQ(Str(TVMFFIGetTypeInfo(index)->metadata->doc), "first");
+  EXPECT_EQ(ToStdString(TVMFFIGetTypeInfo(index)->metadata->doc), "first");
 }
 
 // ------------------------------------------------------------------------------------------
@@ -420,7 +400,7 @@ TEST(TypeRegisterMetadata, SecondRegistrationFails) {
 // ------------------------------------------------------------------------------------------
 
 TEST(TypeAttrColumn, UnknownColumnIsNull) {
-  TVMFFIByteArray name = Bytes("__test_type_table_no_such_column__");
+  TVMFFIByteArray name = ByteArray("__test_type_table_no_such_column__");
   EXPECT_EQ(TVMFFIGetTypeAttrColumn(&name), nullptr);
 }
 
@@ -430,13 +410,13 @@ TEST(TypeAttrColumn, StartupColumnsExist) {
         "__ffi_shallow_copy__", "__ffi_repr__", "__ffi_hash__", "__ffi_eq__", "__ffi_compare__",
         "__ffi_new__", "__ffi_init__", "__ffi_convert__", "__data_to_json__",
         "__data_from_json__"}) {
-    TVMFFIByteArray name = Bytes(column);
+    TVMFFIByteArray name = ByteArray(column);
     EXPECT_NE(TVMFFIGetTypeAttrColumn(&name), nullptr) << column;
   }
 }
 
 TEST(TypeAttrColumn, TypeIndexZeroOnlyCreatesTheColumn) {
-  TVMFFIByteArray name = Bytes("__test_type_table_ensure__");
+  TVMFFIByteArray name = ByteArray("__test_type_table_ensure__");
   ASSERT_EQ(TVMFFIGetTypeAttrColumn(&name), nullptr);
   TVMFFIAny none = IntCell(0);
   none.type_index = kTVMFFINone;
@@ -450,7 +430,7 @@ TEST(TypeAttrColumn, TypeIndexZeroOnlyCreatesTheColumn) {
 }
 
 TEST(TypeAttrColumn, RowLookupUsesBeginIndex) {
-  TVMFFIByteArray name = Bytes("__test_type_table_rows__");
+  TVMFFIByteArray name = ByteArray("__test_type_table_rows__");
   int32_t first = NewRootType("test_type_table.attr.RowFirst");
   int32_t skipped = NewRootType("test_type_table.attr.RowSkipped");
   int32_t second = NewRootType("test_type_table.attr.RowSecond");
@@ -474,7 +454,7 @@ TEST(TypeAttrColumn, RowLookupUsesBeginIndex) {
 }
 
 TEST(TypeAttrColumn, PointerStableAcrossManyRegistrations) {
-  TVMFFIByteArray name = Bytes("__test_type_table_stable__");
+  TVMFFIByteArray name = ByteArray("__test_type_table_stable__");
   int32_t first = NewRootType("test_type_table.attr.Stable0");
   TVMFFIAny v0 = IntCell(0);
   ASSERT_EQ(TVMFFITypeRegisterAttr(first, &name, &v0), 0);
@@ -497,7 +477,7 @@ TEST(TypeAttrColumn, PointerStableAcrossManyRegistrations) {
 }
 
 TEST(TypeAttrColumn, DuplicateRegistrationFails) {
-  TVMFFIByteArray name = Bytes("__test_type_table_dup__");
+  TVMFFIByteArray name = ByteArray("__test_type_table_dup__");
   int32_t index = NewRootType("test_type_table.attr.Dup");
   TVMFFIAny v1 = IntCell(1);
   TVMFFIAny v2 = IntCell(2);
@@ -508,8 +488,8 @@ TEST(TypeAttrColumn, DuplicateRegistrationFails) {
 }
 
 TEST(TypeAttrColumn, SameTypeInTwoColumns) {
-  TVMFFIByteArray name_a = Bytes("__test_type_table_col_a__");
-  TVMFFIByteArray name_b = Bytes("__test_type_table_col_b__");
+  TVMFFIByteArray name_a = ByteArray("__test_type_table_col_a__");
+  TVMFFIByteArray name_b = ByteArray("__test_type_table_col_b__");
   int32_t index = NewRootType("test_type_table.attr.TwoColumns");
   TVMFFIAny va = IntCell(10);
   TVMFFIAny vb = IntCell(20);
@@ -520,7 +500,7 @@ TEST(TypeAttrColumn, SameTypeInTwoColumns) {
 }
 
 TEST(TypeAttrColumn, ObjectValueIsOwnedByTheColumn) {
-  TVMFFIByteArray name = Bytes("__test_type_table_owned__");
+  TVMFFIByteArray name = ByteArray("__test_type_table_owned__");
   int32_t index = NewRootType("test_type_table.attr.Owned");
   Function func = Function::FromTyped([]() { return 5; });
   TVMFFIAny value = AnyView(func).CopyToTVMFFIAny();

@@ -93,6 +93,15 @@ cdef extern from "tvm/ffi/c_api.h":
     ctypedef int (*TVMFFISafeCallType)(
         void*, const TVMFFIAny*, int32_t, TVMFFIAny*) noexcept nogil
 
+    ctypedef struct TVMFFISeqCell:
+        void* data
+        int64_t size
+        int64_t capacity
+
+    ctypedef struct TVMFFIShapeCell:
+        const int64_t* data
+        size_t size
+
     ctypedef struct TVMFFIOpaqueObjectCell:
         void* handle
 
@@ -184,9 +193,12 @@ cdef extern from "tvm_ffi_python_helpers.h":
     TVMFFIObjectHandle TVMFFIPyCellObject(const TVMFFIAny* cell) nogil
     const TVMFFIErrorCell* TVMFFIPyErrorCell(TVMFFIObjectHandle handle) nogil
     void* TVMFFIPyOpaqueHandle(TVMFFIObjectHandle handle) nogil
+    const TVMFFIShapeCell* TVMFFIPyShapeCell(TVMFFIObjectHandle handle) nogil
+    const TVMFFISeqCell* TVMFFIPySeqCell(TVMFFIObjectHandle handle) nogil
     int32_t TVMFFIPyObjectTypeIndex(TVMFFIObjectHandle handle) nogil
     TVMFFIByteArray TVMFFIPyStringCellView(const TVMFFIAny* cell) nogil
     object TVMFFIPyNewInstance(object cls, object args)
+    object TVMFFIPyNewInstanceFrom(object base, object cls, object args)
     int TVMFFIPySetSmallStr(TVMFFIAny* cell, int32_t type_index, const char* data,
                             size_t size) nogil
 

@@ -19,6 +19,7 @@ cdef enum ArgRule:
     RULE_FLOAT
     RULE_DTYPE
     RULE_DEVICE
+    RULE_NATIVE_SHAPE
     RULE_NATIVE_STR
     RULE_NATIVE_BYTES
     RULE_STR
@@ -58,6 +59,8 @@ cdef int classify_type(type cls) except -1:
         return RULE_DTYPE
     if issubclass(cls, Device):
         return RULE_DEVICE
+    if issubclass(cls, Shape):
+        return RULE_NATIVE_SHAPE
     if issubclass(cls, String):
         return RULE_NATIVE_STR
     if issubclass(cls, Bytes):
@@ -193,7 +196,7 @@ cdef int set_container(TVMFFIAny* out, object value, TVMFFIObjectHandle* temp) e
         func = _get_builtin_func("ffi.Array")
     cdef TVMFFIAny result
     TVMFFIPySetNone(&result)
-    call_packed((<CObject>func).chandle, items, &result, False)
+    call_packed((<CObject>func).chandle, tuple(items), &result, False)
     return set_owned(out, TVMFFIPyCellObject(&result), temp)
 
 
@@ -256,6 +259,8 @@ cdef int convert_arg_by_rule(object value, int rule, TVMFFIAny* out,
         return set_bytes(out, value, temp)
     if rule == RULE_NATIVE_STR or rule == RULE_NATIVE_BYTES:
         return set_native_cached(out, value, temp, rule == RULE_NATIVE_STR)
+    if rule == RULE_NATIVE_SHAPE:
+        return set_borrowed(out, (<CObject>value._tvm_ffi_cached_object).chandle, temp)
     if rule == RULE_SEQUENCE or rule == RULE_DICT:
         return set_container(out, value, temp)
     if rule == RULE_RVALUE_REF:
@@ -347,6 +352,8 @@ cdef object make_result(TVMFFIAny* cell):
 
 
 cdef object make_object_result(TVMFFIObjectHandle handle):
+    if TVMFFIPyObjectTypeIndex(handle) == kTVMFFIShape:
+        return make_shape_result(handle)
     if TVMFFIPyObjectTypeIndex(handle) == kTVMFFIOpaquePyObject:
         value = <object><PyObject*>TVMFFIPyOpaqueHandle(handle)
         TVMFFIObjectDecRef(handle)

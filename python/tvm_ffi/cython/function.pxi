@@ -9,7 +9,7 @@ cdef enum:
     kStackArgs = 8
 
 
-cdef int call_packed(TVMFFIObjectHandle func, object args, TVMFFIAny* result,
+cdef int call_packed(TVMFFIObjectHandle func, tuple args, TVMFFIAny* result,
                      bint release_gil) except -1:
     """Converts args, calls func (optionally without the GIL) and checks the return code."""
     cdef Py_ssize_t num_args = len(args)
@@ -223,7 +223,7 @@ def _get_global_func_metadata(name) -> str:
 def convert(value):
     """Converts ``value`` eagerly the way an argument would be converted (spec 2.6)."""
     if value is None or isinstance(value, (CObject, bool, int, float, DataType, Device,
-                                           ctypes.c_void_p, String, Bytes)):
+                                           ctypes.c_void_p, String, Bytes, Shape)):
         return value
     if isinstance(value, str):
         return _make_native_string(value, True)

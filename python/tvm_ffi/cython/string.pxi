@@ -54,3 +54,28 @@ cdef object make_bytes_result(TVMFFIAny* cell):
     result = TVMFFIPyNewInstance(Bytes, (data,))
     result._tvm_ffi_cached_object = make_object_from_handle(TVMFFIPyCellObject(cell))
     return result
+
+
+class Shape(tuple, PyNativeObject):
+    """A tuple of ints backed by an ``ffi.Shape`` object (created eagerly and cached)."""
+
+    _tvm_ffi_cached_object = None
+
+    def __new__(cls, content=()):
+        values = tuple(content)
+        for value in values:
+            if not isinstance(value, numbers.Integral):
+                raise ValueError("Shape must be a tuple of integers")
+        return _get_builtin_func("ffi.Shape")(*values)
+
+    def __reduce__(self):
+        return (Shape, (tuple(self),))
+
+
+cdef object make_shape_result(TVMFFIObjectHandle handle):
+    """A Shape tuple for an owned ffi.Shape handle (the reference moves into the cache)."""
+    cdef const TVMFFIShapeCell* cell = TVMFFIPyShapeCell(handle)
+    values = tuple([cell.data[i] for i in range(cell.size)])
+    result = TVMFFIPyNewInstanceFrom(tuple, Shape, (values,))
+    result._tvm_ffi_cached_object = make_object_from_handle(handle)
+    return result

@@ -34,6 +34,14 @@ static inline const TVMFFIErrorCell* TVMFFIPyErrorCell(TVMFFIObjectHandle handle
   return TVMFFI_PY_CELL(handle, const TVMFFIErrorCell);
 }
 
+static inline const TVMFFISeqCell* TVMFFIPySeqCell(TVMFFIObjectHandle handle) {
+  return TVMFFI_PY_CELL(handle, const TVMFFISeqCell);
+}
+
+static inline const TVMFFIShapeCell* TVMFFIPyShapeCell(TVMFFIObjectHandle handle) {
+  return TVMFFI_PY_CELL(handle, const TVMFFIShapeCell);
+}
+
 static inline void* TVMFFIPyOpaqueHandle(TVMFFIObjectHandle handle) {
   return TVMFFI_PY_CELL(handle, TVMFFIOpaqueObjectCell)->handle;
 }
@@ -103,14 +111,19 @@ static inline int TVMFFIPyMakeMlirPackedFunction(void* mlir_symbol, void* keep_a
   return ret;
 }
 
-/* A new instance of cls from its tp_new slot (no __init__), the fast way to wrap results. */
-static inline PyObject* TVMFFIPyNewInstance(PyObject* cls, PyObject* args) {
+/* A new instance of cls made by the tp_new slot of base (no __new__/__init__ of cls run). */
+static inline PyObject* TVMFFIPyNewInstanceFrom(PyObject* base, PyObject* cls, PyObject* args) {
 #if defined(Py_LIMITED_API) || PY_VERSION_HEX >= 0x030A0000
-  newfunc tp_new = (newfunc)PyType_GetSlot((PyTypeObject*)cls, Py_tp_new);
+  newfunc tp_new = (newfunc)PyType_GetSlot((PyTypeObject*)base, Py_tp_new);
 #else
-  newfunc tp_new = ((PyTypeObject*)cls)->tp_new;
+  newfunc tp_new = ((PyTypeObject*)base)->tp_new;
 #endif
   return tp_new((PyTypeObject*)cls, args, NULL);
+}
+
+/* A new instance of cls from its own tp_new slot, the fast way to wrap results. */
+static inline PyObject* TVMFFIPyNewInstance(PyObject* cls, PyObject* args) {
+  return TVMFFIPyNewInstanceFrom(cls, cls, args);
 }
 
 /* Lets native code poll Python signals and take the GIL. */

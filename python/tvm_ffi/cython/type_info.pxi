@@ -86,6 +86,8 @@ class FFIProperty(property):
 
     def __init__(self, fget, fset, doc=None, field=None):
         super().__init__(fget, fset, doc=doc)
+        # CPython 3.11 lets the subclass docstring shadow ``doc``; store it on the instance.
+        self.__doc__ = doc
         self.field = field
 
     def set(self, obj, value):

@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Shared pieces of the benchmarks: a reference C extension built in-process and a timer."""
+
+from __future__ import annotations
+
+import importlib.util
+import statistics
+import subprocess
+import sysconfig
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+REFERENCE_SOURCE = r"""
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+static PyObject* nop(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  Py_RETURN_NONE;
+}
+static PyObject* nop_release_gil(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  Py_BEGIN_ALLOW_THREADS
+  Py_END_ALLOW_THREADS
+  Py_RETURN_NONE;
+}
+static PyObject* call_back(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  return PyObject_Vectorcall(args[0], NULL, 0, NULL);
+}
+static PyObject* return_str(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  return PyUnicode_FromStringAndSize("abcdefghijklmnopqrstuvwxyz0123456789", 36);
+}
+static void c_noop(void) {}
+static PyObject* c_noop_address(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  return PyLong_FromVoidPtr((void*)c_noop);
+}
+static PyMethodDef methods[] = {
+  {"nop", (PyCFunction)(void(*)(void))nop, METH_FASTCALL, NULL},
+  {"nop_release_gil", (PyCFunction)(void(*)(void))nop_release_gil, METH_FASTCALL, NULL},
+  {"call_back", (PyCFunction)(void(*)(void))call_back, METH_FASTCALL, NULL},
+  {"return_str", (PyCFunction)(void(*)(void))return_str, METH_FASTCALL, NULL},
+  {"c_noop_address", (PyCFunction)(void(*)(void))c_noop_address, METH_FASTCALL, NULL},
+  {NULL, NULL, 0, NULL}};
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "bench_reference", NULL, -1, methods};
+PyMODINIT_FUNC PyInit_bench_reference(void) { return PyModule_Create(&module); }
+"""
+
+
+def build_reference(workdir: Path):
+    """Compile and import the reference C extension."""
+    source = workdir / "bench_reference.c"
+    source.write_text(REFERENCE_SOURCE)
+    target = workdir / ("bench_reference" + sysconfig.get_config_var("EXT_SUFFIX"))
+    include = sysconfig.get_paths()["include"]
+    cmd = ["cc", "-O2", "-shared", "-fPIC", f"-I{include}", str(source), "-o", str(target)]
+    subprocess.run(cmd, check=True)
+    spec = importlib.util.spec_from_file_location("bench_reference", target)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def time_case(fn: Callable[[], object], number: int) -> float:
+    """Nanoseconds per call of fn over `number` calls, minus the empty loop's cost."""
+    loops = range(number)
+    start = time.perf_counter_ns()
+    for _ in loops:
+        fn()
+    return (time.perf_counter_ns() - start) / number
+
+
+def run_interleaved(
+    make_cases: Callable[[object], dict[str, Callable[[], object]]], rounds: int, number: int
+) -> dict[str, float]:
+    """Median ns/call per case, timing every case once per round so noise hits all alike."""
+    with tempfile.TemporaryDirectory() as tmp:
+        ref = build_reference(Path(tmp))
+        cases = make_cases(ref)
+        samples: dict[str, list[float]] = {name: [] for name in cases}
+        for _ in range(rounds):
+            for name, fn in cases.items():
+                samples[name].append(time_case(fn, number))
+    return {name: statistics.median(values) for name, values in samples.items()}

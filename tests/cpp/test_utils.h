@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: Apache-2.0
+// test_utils.h: small header-only helpers shared by the C++ test files.
+#ifndef TVM_FFI_TESTS_CPP_TEST_UTILS_H_
+#define TVM_FFI_TESTS_CPP_TEST_UTILS_H_
+
+#include <gtest/gtest.h>
+#include <tvm/ffi/c_api.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/object.h>
+
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace tvm_ffi_test {
+
+/// Runs body and returns the thrown Error as "<kind>: <message>", or "no error".
+inline std::string ErrorText(const std::function<void()>& body) {
+  try {
+    body();
+  } catch (const tvm::ffi::Error& err) {
+    return err.kind() + ": " + err.message();
+  }
+  return "no error";
+}
+
+/// Runs f and returns the Error it throws; records a failure when nothing is thrown.
+template <typename F>
+tvm::ffi::Error CatchError(F&& f) {
+  try {
+    f();
+  } catch (const tvm::ffi::Error& err) {
+    return err;
+  }
+  ADD_FAILURE() << "expected a tvm::ffi::Error";
+  return tvm::ffi::Error("NoError", "", "");
+}
+
+/// Takes the error raised into this thread's slot (nullopt when the slot is empty).
+inline std::optional<tvm::ffi::Error> TakeRaised() {
+  using tvm::ffi::details::ObjectUnsafe;
+  TVMFFIObjectHandle handle = nullptr;
+  TVMFFIErrorMoveFromRaised(&handle);
+  if (handle == nullptr) return std::nullopt;
+  return ObjectUnsafe::ObjectRefFromObjectPtr<tvm::ffi::Error>(
+      ObjectUnsafe::ObjectPtrFromOwned<tvm::ffi::Object>(handle));
+}
+
+/// Checks that the slot holds an error of `kind` whose message contains `part`.
+inline void ExpectRaised(const char* kind, const std::string& part) {
+  std::optional<tvm::ffi::Error> err = TakeRaised();
+  ASSERT_TRUE(err.has_value()) << "no error was raised";
+  EXPECT_EQ(err->kind(), kind);
+  EXPECT_NE(err->message().find(part), std::string::npos) << err->message();
+}
+
+/// A TVMFFIByteArray viewing a NUL-terminated C string.
+inline TVMFFIByteArray ByteArray(const char* text) {
+  return TVMFFIByteArray{text, std::strlen(text)};
+}
+
+/// Copies a TVMFFIByteArray into a std::string.
+inline std::string ToStdString(const TVMFFIByteArray& arr) {
+  return std::string(arr.data, arr.size);
+}
+
+/// A None cell with all payload bytes zero.
+inline TVMFFIAny NoneCell() {
+  TVMFFIAny cell{};
+  cell.type_index = kTVMFFINone;
+  return cell;
+}
+
+/// An int cell holding value.
+inline TVMFFIAny IntCell(int64_t value) {
+  TVMFFIAny cell{};
+  cell.type_index = kTVMFFIInt;
+  cell.v_int64 = value;
+  return cell;
+}
+
+/// A float cell holding value.
+inline TVMFFIAny FloatCell(double value) {
+  TVMFFIAny cell{};
+  cell.type_index = kTVMFFIFloat;
+  cell.v_float64 = value;
+  return cell;
+}
+
+}  // namespace tvm_ffi_test
+
+#endif  // TVM_FFI_TESTS_CPP_TEST_UTILS_H_

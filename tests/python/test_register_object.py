@@ -1,0 +1,236 @@
+# SPDX-License-Identifier: Apache-2.0
+"""register_object: reflected fields and methods, generated __init__, fallback classes (4.1-4.6)."""
+
+from __future__ import annotations
+
+import pytest
+
+import tvm_ffi
+from tvm_ffi import core
+
+make_object_from_args = tvm_ffi.get_global_func("ffi.MakeObjectFromPackedArgs")
+make_unregistered = tvm_ffi.get_global_func("testing.make_unregistered_object")
+int_pair_sum = tvm_ffi.get_global_func("testing.TestIntPairSum")
+
+
+@tvm_ffi.register_object("testing.TestIntPair")
+class IntPair(tvm_ffi.Object):
+    """Python side of testing.TestIntPair."""
+
+    def describe(self) -> str:
+        return f"pair {self.a}/{self.b}"
+
+
+@tvm_ffi.register_object("testing.TestObjectBase")
+class ObjectBase(tvm_ffi.Object):
+    """Python side of testing.TestObjectBase."""
+
+
+def body_v_array(self: tvm_ffi.Object) -> str:
+    return "defined in the body"
+
+
+# The bare form takes the key from __name__; keys have dots, so build the class dynamically.
+ObjectDerived = tvm_ffi.register_object(
+    type(ObjectBase)("testing.TestObjectDerived", (ObjectBase,), {"v_array": body_v_array})
+)
+
+
+def make_base() -> ObjectBase:
+    return make_object_from_args("testing.TestObjectBase", 10, 10.0, "hello")
+
+
+def make_derived() -> tvm_ffi.Object:
+    return make_object_from_args("testing.TestObjectDerived", 1, 2.0, "s", {"k": 1}, [1, 2])
+
+
+# register_object arguments
+
+
+def test_unknown_type_key_is_value_error() -> None:
+    message = r"^Cannot find object type index for testing\.NoSuchType$"
+    with pytest.raises(ValueError, match=message):
+
+        @tvm_ffi.register_object("testing.NoSuchType")
+        class Missing(tvm_ffi.Object):
+            pass
+
+
+def test_non_str_type_key_is_type_error() -> None:
+    with pytest.raises(TypeError, match="type_key must be a str"):
+        tvm_ffi.register_object(123)  # type: ignore[arg-type]
+
+
+def test_bare_form_uses_class_name_as_key() -> None:
+    assert ObjectDerived.__name__ == "testing.TestObjectDerived"
+    assert isinstance(make_derived(), ObjectDerived)
+
+
+def test_registration_returns_the_class() -> None:
+    assert IntPair.__name__ == "IntPair"
+    assert IntPair.__doc__ == "Python side of testing.TestIntPair."
+
+
+def test_type_info_attached() -> None:
+    info = IntPair.__tvm_ffi_type_info__
+    assert info.type_key == "testing.TestIntPair"
+    assert info.type_cls is IntPair
+    assert ObjectDerived.__tvm_ffi_type_info__.parent_type_info.type_cls is ObjectBase
+
+
+# Fields
+
+
+def test_fields_become_properties() -> None:
+    assert isinstance(IntPair.__dict__["a"], core.FFIProperty)
+    pair = IntPair(3, 4)
+    assert pair.a == 3
+    assert pair.b == 4
+
+
+def test_read_only_field_assignment_is_attribute_error() -> None:
+    pair = IntPair(1, 2)
+    with pytest.raises(AttributeError, match="has no setter"):
+        pair.a = 5  # type: ignore[misc]
+    assert pair.a == 1
+
+
+def test_ffi_property_set_writes_read_only_field() -> None:
+    pair = IntPair(1, 2)
+    IntPair.a.set(pair, 5)  # type: ignore[attr-defined]
+    assert pair.a == 5
+    assert pair.sum() == 7
+
+
+def test_writable_field_set_and_get() -> None:
+    obj = make_base()
+    assert obj.v_i64 == 10
+    obj.v_i64 = 42
+    obj.v_str = "world"
+    assert obj.v_i64 == 42
+    assert obj.v_str == "world"
+    assert obj.add_i64(1) == 43
+
+
+def test_writable_field_wrong_type_is_type_error() -> None:
+    obj = make_base()
+    with pytest.raises(TypeError, match=r"Cannot convert from type `ffi\.SmallStr` to `int`"):
+        obj.v_i64 = "x"
+    assert obj.v_i64 == 10
+
+
+def test_float_field_is_read_only() -> None:
+    obj = make_base()
+    assert obj.v_f64 == 10.0
+    with pytest.raises(AttributeError, match="has no setter"):
+        obj.v_f64 = 1.0
+
+
+def test_property_doc_from_reflection() -> None:
+    assert IntPair.a.__doc__ == "Field `a`"
+    assert ObjectBase.v_i64.__doc__ == "i64 field"
+    assert ObjectBase.v_str.__doc__ is None
+
+
+def test_derived_sees_parent_fields() -> None:
+    obj = make_derived()
+    assert obj.v_i64 == 1
+    assert obj.v_str == "s"
+    assert obj.v_map["k"] == 1
+
+
+# Methods
+
+
+def test_instance_method_installed() -> None:
+    pair = IntPair(2, 5)
+    assert pair.sum() == 7
+    assert IntPair.sum.__doc__ == "Method to compute sum of a and b"
+    assert IntPair.sum.__name__ == "sum"
+
+
+def test_static_method_callable_is_staticmethod() -> None:
+    info = IntPair.__tvm_ffi_type_info__
+    static = [method for method in info.methods if method.is_static]
+    assert static
+    assert isinstance(static[0].as_callable(IntPair), staticmethod)
+
+
+def test_global_function_accepts_registered_instance() -> None:
+    assert int_pair_sum(IntPair(10, 20)) == 30
+
+
+def test_class_body_names_not_overwritten() -> None:
+    assert ObjectDerived.__dict__["v_array"] is body_v_array
+    assert make_derived().v_array() == "defined in the body"
+    assert IntPair(1, 2).describe() == "pair 1/2"
+
+
+# Construction
+
+
+def test_init_from_native_initializer() -> None:
+    pair = IntPair(1, 2)
+    assert isinstance(pair, IntPair)
+    assert pair.__chandle__() != 0
+    assert pair.sum() == 3
+
+
+def test_init_wrong_arity_is_type_error() -> None:
+    with pytest.raises(TypeError, match="Expected 2 but got 1 arguments"):
+        IntPair(1)  # type: ignore[call-arg]
+
+
+def test_type_without_initializer_cannot_be_constructed() -> None:
+    cls = type(make_unregistered())
+    with pytest.raises(
+        TypeError, match=r"^`TestUnregisteredObject` cannot be constructed directly\. "
+    ):
+        cls()
+
+
+def test_returned_objects_use_registered_class() -> None:
+    assert isinstance(make_base(), ObjectBase)
+    assert isinstance(tvm_ffi.get_global_func("testing.echo")(IntPair(1, 2)), IntPair)
+
+
+# Fallback classes
+
+
+def test_fallback_class_names() -> None:
+    cls = type(make_unregistered())
+    assert cls.__name__ == "TestUnregisteredObject"
+    assert cls.__qualname__ == "testing.TestUnregisteredObject"
+    assert cls.__module__ == "testing"
+    assert "Auto-generated fallback class" in cls.__doc__
+
+
+def test_fallback_class_subclasses_ancestor_fallback() -> None:
+    cls = type(make_unregistered())
+    parent = cls.__mro__[1]
+    assert parent.__qualname__ == "testing.TestUnregisteredBaseObject"
+    assert issubclass(cls, tvm_ffi.Object)
+
+
+def test_fallback_class_reused() -> None:
+    assert type(make_unregistered()) is type(make_unregistered())
+
+
+def test_fallback_class_fields_and_methods() -> None:
+    obj = make_unregistered()
+    assert obj.v1 == 41
+    assert obj.v2 == 42
+    assert obj.get_v1_plus_one() == 42
+    assert obj.get_v2_plus_two() == 44
+    assert type(obj).get_v2_plus_two.__doc__ == "Get (v2 + 2)"
+
+
+# Slots
+
+
+def test_subclass_gets_slots() -> None:
+    assert IntPair.__dict__["__slots__"] == ()
+    pair = IntPair(1, 2)
+    assert not hasattr(pair, "__dict__")
+    with pytest.raises(AttributeError):
+        pair.unknown = 1  # type: ignore[attr-defined]
