@@ -43,10 +43,13 @@ T Load(const void* base, size_t offset) {
   return value;
 }
 
-/// Probe distance k: 0..15, then the triangular numbers after 15 (21, 28, ...).
+/// Probe distance k: 0..15, T(6)..T(72), then T(n) for the sparse n that reference builds use
+/// (the list in container/map_base.h, cross-checked by tests/python/test_map_compat.py).
 uint64_t RefProbe(unsigned k) {
   if (k < 16) return k;
-  uint64_t n = 6 + (k - 16);
+  constexpr unsigned kConsecutive = 16 + 67;
+  uint64_t n =
+      k < kConsecutive ? 6 + (k - 16) : tvm::ffi::details::kMapLargeProbeIndex[k - kConsecutive];
   return n * (n + 1) / 2;
 }
 
@@ -306,3 +309,13 @@ TEST(Map, GlobalFunctions) {
 }
 
 }  // namespace
+
+TEST(MapLayout, ProbeTableMatchesReferenceDistances) {
+  EXPECT_EQ(tvm::ffi::details::kMapProbeTable.dist[0], 0u);
+  EXPECT_EQ(tvm::ffi::details::kMapProbeTable.dist[16], 21u);
+  EXPECT_EQ(tvm::ffi::details::kMapProbeTable.dist[82], 2628u);
+  EXPECT_EQ(tvm::ffi::details::kMapProbeTable.dist[83], 8515u);
+  EXPECT_EQ(tvm::ffi::details::kMapProbeTable.dist[84], 19110u);
+  for (unsigned k = 0; k < 126; ++k)
+    EXPECT_EQ(tvm::ffi::details::kMapProbeTable.dist[k], RefProbe(k));
+}

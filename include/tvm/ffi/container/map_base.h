@@ -19,23 +19,39 @@ namespace tvm {
 namespace ffi {
 
 namespace details {
-/// Probe distances indexed by the low 7 bits of a slot's metadata byte: 0..15, then the
-/// triangular numbers k*(k+1)/2 for k = 6, 7, ..., 115 (21, 28, 36, ..., 6670): 126 entries.
-/// Entry 0 means "end of chain". Metadata bytes 0xFE and 0xFF (indices 126, 127 with the high
-/// bit) are the protected and empty markers, so every valid jump index is below 126.
+/// Probe distances indexed by the low 7 bits of a slot's metadata byte (126 entries): 0..15,
+/// then triangular numbers T(n) = n(n+1)/2 for n = 6..72 (21 .. 2628), then T(n) for the
+/// sparser n of kMapLargeProbeIndex. Compiled C++ of every 0.1.x release walks dense chains
+/// with exactly these values (checked by tests/python/test_map_compat.py against reference
+/// builds), so they are part of the ABI. Entry 0 means "end of chain"; metadata bytes 0xFE and
+/// 0xFF are the protected and empty markers, so every valid jump index is below 126.
+inline constexpr uint64_t kMapLargeProbeIndex[] = {
+    130,        195,        292,       438,       657,       986,       1478,      2217,
+    3326,       4988,       7482,      11223,     16835,     25252,     37877,     56816,
+    85223,      127835,     191752,    287627,    431440,    647160,    970740,    1456110,
+    2184165,    3276247,    4914370,   7371555,   11057333,  16585999,  24878998,  37318497,
+    55977745,   83966618,   125949926, 188924889, 283387334, 425081001, 637621501, 956432251,
+    1434648376, 2151972564, 3227958845};
+
 struct MapProbeTable {
   static constexpr int kNumJumpDists = 126;
+  static constexpr int kNumConsecutive = 16 + (72 - 6 + 1);
   std::array<uint64_t, kNumJumpDists> dist{};
   constexpr MapProbeTable() {
     for (int i = 0; i < kNumJumpDists; ++i) {
-      uint64_t k = static_cast<uint64_t>(i) - 10;
-      dist[i] = i < 16 ? static_cast<uint64_t>(i) : k * (k + 1) / 2;
+      uint64_t n = i < kNumConsecutive ? static_cast<uint64_t>(i) - 10
+                                       : kMapLargeProbeIndex[i - kNumConsecutive];
+      dist[i] = i < 16 ? static_cast<uint64_t>(i) : n * (n + 1) / 2;
     }
   }
 };
+static_assert(MapProbeTable::kNumConsecutive + sizeof(kMapLargeProbeIndex) / sizeof(uint64_t) ==
+                  MapProbeTable::kNumJumpDists,
+              "probe table has 126 entries");
 inline constexpr MapProbeTable kMapProbeTable{};
 static_assert(kMapProbeTable.dist[15] == 15 && kMapProbeTable.dist[16] == 21 &&
-                  kMapProbeTable.dist[17] == 28 && kMapProbeTable.dist[125] == 6670,
+                  kMapProbeTable.dist[82] == 2628 && kMapProbeTable.dist[83] == 8515 &&
+                  kMapProbeTable.dist[125] == 5209859154120846435ULL,
               "probe distance table");
 }  // namespace details
 
