@@ -228,12 +228,23 @@ def _find_initializer(info: Any) -> Function | None:
     return None
 
 
+def _kwargs_tail(kwargs: dict[str, Any]) -> list[Any]:
+    """Build the native keyword tail ``KWARGS, name, value, ...``, dropping ``MISSING`` values."""
+    if not kwargs:
+        return []
+    tail: list[Any] = [core.KWARGS]
+    for name, value in kwargs.items():
+        if not core.MISSING.same_as(value):
+            tail += (name, value)
+    return tail
+
+
 def _add_init(cls: type, info: Any) -> None:
     constructor = _find_initializer(info)
     if constructor is not None:
 
-        def __ffi_init__(self: Any, *args: Any) -> None:
-            self.__init_handle_by_constructor__(constructor, *args)
+        def __ffi_init__(self: Any, *args: Any, **kwargs: Any) -> None:
+            self.__init_handle_by_constructor__(constructor, *args, *_kwargs_tail(kwargs))
 
         cls.__ffi_init__ = __ffi_init__
     if "__init__" in cls.__dict__:

@@ -53,9 +53,8 @@ TMap MakeMap(const AnyView* args, int32_t num_args, const char* name) {
     TVM_FFI_THROW(ValueError) << name << "(): expected key/value pairs, got " << num_args
                               << " arguments";
   }
-  TMap result;
-  for (int32_t i = 0; i < num_args; i += 2) result.Set(Any(args[i]), Any(args[i + 1]));
-  return result;
+  using Ops = details::MapOps<typename TMap::ContainerType>;
+  return TMap(ObjectPtr<Object>(Ops::FromPairs(args, static_cast<uint64_t>(num_args / 2))));
 }
 
 Any GetItem(const MapBaseObj* m, const Any& key, const char* kind) {

@@ -86,6 +86,15 @@ class GlobalFunctionTable {
     return it->second;
   }
 
+  /// A new reference to the function registered as name, or nullptr.
+  TVMFFIObjectHandle GetFunctionHandle(std::string_view name) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = table_.find(std::string(name));
+    if (it == table_.end()) return nullptr;
+    Function func = it->second.func;
+    return details::ObjectUnsafe::MoveObjectRefToHandle(std::move(func));
+  }
+
   bool Remove(std::string_view name) {
     std::lock_guard<std::mutex> lock(mutex_);
     return table_.erase(std::string(name)) != 0;
@@ -193,10 +202,7 @@ int TVMFFIFunctionSetGlobalFromMethodInfo(const TVMFFIMethodInfo* method_info, i
 
 int TVMFFIFunctionGetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle* out) {
   TVM_FFI_SAFE_CALL_BEGIN();
-  std::optional<GlobalEntry> entry =
-      GlobalFunctionTable::Global()->Get(std::string_view(name->data, name->size));
-  *out = entry.has_value() ? details::ObjectUnsafe::MoveObjectRefToHandle(std::move(entry->func))
-                           : nullptr;
+  *out = GlobalFunctionTable::Global()->GetFunctionHandle(std::string_view(name->data, name->size));
   TVM_FFI_SAFE_CALL_END();
 }
 

@@ -308,6 +308,148 @@ TEST(Map, GlobalFunctions) {
   EXPECT_TRUE(found);
 }
 
+// ---- keys whose type registers __any_hash__ / __any_equal__: equal payload = same key
+
+/// A key object compared by payload through OpaquePtr type attrs (C++ function pointers).
+class PtrKeyObj : public tvm::ffi::Object {
+ public:
+  explicit PtrKeyObj(int64_t payload) : payload(payload) {}
+  int64_t payload;
+  TVM_FFI_DECLARE_OBJECT_INFO("test_map.PtrKey", PtrKeyObj, tvm::ffi::Object);
+};
+
+/// The same, but through Function type attrs.
+class FuncKeyObj : public tvm::ffi::Object {
+ public:
+  explicit FuncKeyObj(int64_t payload) : payload(payload) {}
+  int64_t payload;
+  TVM_FFI_DECLARE_OBJECT_INFO("test_map.FuncKey", FuncKeyObj, tvm::ffi::Object);
+};
+
+/// Payload hash with a poor spread (payload / 4) so dense chains hold several keys.
+int64_t PtrKeyHash(const Any& key) { return key.as<PtrKeyObj>()->payload / 4; }
+bool PtrKeyEqual(const Any& lhs, const Any& rhs) {
+  return lhs.as<PtrKeyObj>()->payload == rhs.as<PtrKeyObj>()->payload;
+}
+
+void RegisterAttr(int32_t type_index, const char* name, TVMFFIAny value) {
+  TVMFFIByteArray key{name, std::strlen(name)};
+  ASSERT_EQ(TVMFFITypeRegisterAttr(type_index, &key, &value), 0);
+}
+
+void RegisterKeyAttrsOnce() {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  TVMFFIAny hash_ptr{};
+  hash_ptr.type_index = tvm::ffi::TypeIndex::kTVMFFIOpaquePtr;
+  hash_ptr.v_ptr = reinterpret_cast<void*>(&PtrKeyHash);
+  TVMFFIAny equal_ptr{};
+  equal_ptr.type_index = tvm::ffi::TypeIndex::kTVMFFIOpaquePtr;
+  equal_ptr.v_ptr = reinterpret_cast<void*>(&PtrKeyEqual);
+  RegisterAttr(PtrKeyObj::RuntimeTypeIndex(), "__any_hash__", hash_ptr);
+  RegisterAttr(PtrKeyObj::RuntimeTypeIndex(), "__any_equal__", equal_ptr);
+  // The registry keeps its own reference to the functions (the cells are borrowed here).
+  Function hash_fn =
+      Function::FromTyped([](Any key) -> int64_t { return key.as<FuncKeyObj>()->payload / 4; });
+  Function equal_fn = Function::FromTyped([](Any lhs, Any rhs) -> bool {
+    return lhs.as<FuncKeyObj>()->payload == rhs.as<FuncKeyObj>()->payload;
+  });
+  RegisterAttr(FuncKeyObj::RuntimeTypeIndex(), "__any_hash__",
+               tvm::ffi::AnyView(hash_fn).CopyToTVMFFIAny());
+  RegisterAttr(FuncKeyObj::RuntimeTypeIndex(), "__any_equal__",
+               tvm::ffi::AnyView(equal_fn).CopyToTVMFFIAny());
+}
+
+template <typename KeyObj>
+Any NewKey(int64_t payload) {
+  return Any(tvm::ffi::ObjectRef(tvm::ffi::make_object<KeyObj>(payload)));
+}
+
+/// Set/Find/count on Map and Dict with n distinct payloads (small for n <= 4, dense above),
+/// always probing with fresh objects that are distinct from the stored ones.
+template <typename KeyObj, typename TMap>
+void CheckPayloadKeys(int64_t n) {
+  RegisterKeyAttrsOnce();
+  TMap m;
+  for (int64_t i = 0; i < n; ++i) m.Set(NewKey<KeyObj>(i), Any(i));
+  ASSERT_EQ(m.size(), static_cast<size_t>(n));
+  EXPECT_EQ(m->IsSmall(), n <= 4) << "n=" << n;
+  Any first = NewKey<KeyObj>(0);
+  Any again = NewKey<KeyObj>(0);
+  EXPECT_FALSE(first.same_as(again));
+  for (int64_t i = 0; i < n; ++i) {
+    Any probe = NewKey<KeyObj>(i);
+    EXPECT_EQ(m.count(probe), 1u) << "n=" << n << " i=" << i;
+    auto it = m.find(probe);
+    ASSERT_NE(it, m.end()) << "n=" << n << " i=" << i;
+    EXPECT_EQ((*it).second.template cast<int64_t>(), i);
+    EXPECT_EQ(m.at(probe).template cast<int64_t>(), i);
+  }
+  EXPECT_EQ(m.count(NewKey<KeyObj>(n)), 0u);
+  EXPECT_EQ(m.count(Any(int64_t{0})), 0u);  // other types never match through the attrs
+  // Setting an equal but distinct key overwrites in place: same size, same order.
+  for (int64_t i = 0; i < n; ++i) m.Set(NewKey<KeyObj>(i), Any(i + 100));
+  ASSERT_EQ(m.size(), static_cast<size_t>(n));
+  int64_t expect = 0;
+  for (auto kv : m) {
+    EXPECT_EQ(kv.first.template as<KeyObj>()->payload, expect);
+    EXPECT_EQ(kv.second.template cast<int64_t>(), expect + 100);
+    ++expect;
+  }
+  EXPECT_EQ(expect, n);
+  m.erase(NewKey<KeyObj>(0));
+  EXPECT_EQ(m.count(NewKey<KeyObj>(0)), 0u);
+  EXPECT_EQ(m.size(), static_cast<size_t>(n - 1));
+}
+
+TEST(Map, TypeAttrKeysOpaquePtrSmallAndDense) {
+  for (int64_t n : {1, 3, 4, 5, 9, 40}) {
+    CheckPayloadKeys<PtrKeyObj, Map<Any, Any>>(n);
+    CheckPayloadKeys<PtrKeyObj, Dict<Any, Any>>(n);
+  }
+}
+
+TEST(Map, TypeAttrKeysFunctionSmallAndDense) {
+  for (int64_t n : {1, 3, 4, 5, 9, 40}) {
+    CheckPayloadKeys<FuncKeyObj, Map<Any, Any>>(n);
+    CheckPayloadKeys<FuncKeyObj, Dict<Any, Any>>(n);
+  }
+}
+
+/// Presized construction through ffi.Map / ffi.Dict: later duplicates (equal payload,
+/// distinct object) still win and the first insertion fixes the order.
+template <typename TMap>
+void CheckGlobalConstructor(const char* name) {
+  RegisterKeyAttrsOnce();
+  Function make = Function::GetGlobalRequired(name);
+  TMap small = make(NewKey<PtrKeyObj>(1), 1, NewKey<PtrKeyObj>(1), 2).template cast<TMap>();
+  EXPECT_EQ(small.size(), 1u);
+  EXPECT_EQ(small.at(NewKey<PtrKeyObj>(1)).template cast<int64_t>(), 2);
+  std::vector<Any> holders;
+  for (int64_t i = 0; i < 12; ++i) {
+    holders.push_back(NewKey<FuncKeyObj>(i % 6));
+    holders.push_back(Any(i));
+  }
+  std::vector<tvm::ffi::AnyView> args(holders.begin(), holders.end());
+  Any out;
+  make.CallPacked(args.data(), static_cast<int32_t>(args.size()), &out);
+  TMap d = out.cast<TMap>();
+  ASSERT_EQ(d.size(), 6u);
+  EXPECT_FALSE(d->IsSmall());
+  int64_t expect = 0;
+  for (auto kv : d) {
+    EXPECT_EQ(kv.first.template as<FuncKeyObj>()->payload, expect);
+    EXPECT_EQ(kv.second.template cast<int64_t>(), expect + 6);
+    ++expect;
+  }
+}
+
+TEST(Map, TypeAttrKeysThroughGlobalConstructor) {
+  CheckGlobalConstructor<Map<Any, Any>>("ffi.Map");
+  CheckGlobalConstructor<Dict<Any, Any>>("ffi.Dict");
+}
+
 }  // namespace
 
 TEST(MapLayout, ProbeTableMatchesReferenceDistances) {

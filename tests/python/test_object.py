@@ -143,3 +143,21 @@ def test_move_ref_wraps_object() -> None:
 def test_function_cannot_be_pickled() -> None:
     with pytest.raises(TypeError):
         pickle.dumps(make_object())
+
+
+# sentinels (4.8)
+
+
+def test_sentinel_reprs() -> None:
+    assert repr(core.MISSING) == "<MISSING>"
+    assert repr(core.KWARGS) == "<KWARGS>"
+    assert isinstance(core.MISSING, tvm_ffi.Object)
+    assert isinstance(core.KWARGS, tvm_ffi.Object)
+    assert not core.MISSING.same_as(core.KWARGS)
+
+
+def test_sentinels_are_the_runtime_singletons() -> None:
+    assert core.MISSING.same_as(tvm_ffi.get_global_func("ffi.GetInvalidObject")())
+    assert core.KWARGS.same_as(tvm_ffi.get_global_func("ffi.GetKwargsObject")())
+    assert echo(core.MISSING).same_as(core.MISSING)
+    assert echo(core.KWARGS).__chandle__() == core.KWARGS.__chandle__()

@@ -7,6 +7,7 @@ import pytest
 
 import tvm_ffi
 from tvm_ffi import core
+from tvm_ffi.registry import _kwargs_tail
 
 make_object_from_args = tvm_ffi.get_global_func("ffi.MakeObjectFromPackedArgs")
 make_unregistered = tvm_ffi.get_global_func("testing.make_unregistered_object")
@@ -234,3 +235,38 @@ def test_subclass_gets_slots() -> None:
     assert not hasattr(pair, "__dict__")
     with pytest.raises(AttributeError):
         pair.unknown = 1  # type: ignore[attr-defined]
+
+
+# keyword arguments and type attributes
+
+
+def test_kwargs_tail_marks_keywords_and_drops_missing() -> None:
+    assert _kwargs_tail({}) == []
+    tail = _kwargs_tail({"a": 1, "b": core.MISSING, "c": "s"})
+    assert tail[0].same_as(core.KWARGS)
+    assert tail[1:] == ["a", 1, "c", "s"]
+
+
+def test_explicit_init_rejects_keywords_with_arity_error() -> None:
+    with pytest.raises(TypeError, match=r"^Mismatched number of arguments"):
+        IntPair(a=1, b=2)
+    assert (IntPair(1, 2).a, IntPair(1, 2).b) == (1, 2)
+
+
+def test_lookup_type_attr_finds_native_init() -> None:
+    index = IntPair.__tvm_ffi_type_info__.type_index
+    init = core._lookup_type_attr(index, "__ffi_init__")
+    assert isinstance(init, core.Function)
+    made = init(3, 4)
+    assert isinstance(made, IntPair)
+    assert (made.a, made.b) == (3, 4)
+    assert core._lookup_type_attr(index, "__ffi_init__", ancestor=True).same_as(init)
+
+
+def test_lookup_type_attr_absent_is_none() -> None:
+    index = IntPair.__tvm_ffi_type_info__.type_index
+    assert core._lookup_type_attr(index, "__no_such_type_attr__") is None
+    assert core._lookup_type_attr(index, "__no_such_type_attr__", ancestor=True) is None
+    derived = ObjectDerived.__tvm_ffi_type_info__.type_index
+    assert core._lookup_type_attr(derived, "__ffi_init__") is None
+    assert core._lookup_type_attr(derived, "__ffi_init__", ancestor=True) is None

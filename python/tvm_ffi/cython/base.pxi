@@ -146,6 +146,11 @@ cdef extern from "tvm/ffi/c_api.h":
         const TVMFFIMethodInfo* methods
         const TVMFFITypeMetadata* metadata
 
+    ctypedef struct TVMFFITypeAttrColumn:
+        const TVMFFIAny* data
+        int32_t size
+        int32_t begin_index
+
     enum:
         kTVMFFIFieldFlagBitMaskWritable
         kTVMFFIFieldFlagBitMaskHasDefault
@@ -175,6 +180,7 @@ cdef extern from "tvm/ffi/c_api.h":
     int TVMFFIDataTypeToString(const DLDataType* dtype, TVMFFIAny* out) nogil
     int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex) nogil
     const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index) nogil
+    const TVMFFITypeAttrColumn* TVMFFIGetTypeAttrColumn(const TVMFFIByteArray* attr_name) nogil
 
 
 cdef extern from "tvm/ffi/extra/c_env_api.h":

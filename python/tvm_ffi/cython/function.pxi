@@ -120,24 +120,45 @@ cdef void py_decref_deleter(void* obj) noexcept with gil:
     Py_DECREF(<object>obj)
 
 
+cdef object call_with_cells(object pyfunc, const TVMFFIAny* args, int32_t num_args):
+    """Calls pyfunc with the Python values of borrowed argument cells."""
+    if num_args == 0:
+        return pyfunc()
+    if num_args == 1:
+        return pyfunc(make_arg_view_value(&args[0]))
+    return pyfunc(*[make_arg_view_value(&args[i]) for i in range(num_args)])
+
+
+cdef int store_owned_result(TVMFFIAny* view, TVMFFIObjectHandle* temp,
+                            TVMFFIAny* result) noexcept:
+    """Moves the converted return value into the owning result cell."""
+    cdef int32_t index = view.type_index
+    if index >= kTVMFFIRawStr and index <= kTVMFFIObjectRValueRef:
+        return TVMFFIAnyViewToOwnedAny(view, result)
+    result[0] = view[0]
+    if index >= kTVMFFIStaticObjectBegin:
+        if temp[0] == TVMFFIPyCellObject(view):
+            temp[0] = NULL  # the temporary reference moves into the result
+        else:
+            TVMFFIObjectIncRef(TVMFFIPyCellObject(view))
+    return 0
+
+
 cdef int py_callback_safe_call(void* self, const TVMFFIAny* args, int32_t num_args,
                                TVMFFIAny* result) noexcept with gil:
     """Calls the Python callable `self`; a Python exception becomes the raised FFI error."""
     cdef TVMFFIAny view
     cdef TVMFFIObjectHandle temp = NULL
+    cdef int ret = -1
     try:
-        pyargs = tuple([make_arg_view_value(&args[i]) for i in range(num_args)])
-        value = (<object>self)(*pyargs)
+        value = call_with_cells(<object>self, args, num_args)
         convert_arg(value, &view, &temp)
-        ret = TVMFFIAnyViewToOwnedAny(&view, result)
-        if temp != NULL:
-            TVMFFIObjectDecRef(temp)
-        return ret
+        ret = store_owned_result(&view, &temp, result)
     except BaseException as exc:  # noqa: BLE001 - every exception crosses as an FFI error
-        if temp != NULL:
-            TVMFFIObjectDecRef(temp)
         set_raised_from_exception(exc)
-        return -1
+    if temp != NULL:
+        TVMFFIObjectDecRef(temp)
+    return ret
 
 
 cdef TVMFFIObjectHandle make_callback_handle(object pyfunc) except NULL:

@@ -85,6 +85,27 @@ class Object(CObject, metaclass=_ObjectMeta):
     """Base class of every FFI object exposed to Python (type key ``ffi.Object``)."""
 
 
+class _MissingObject(Object):
+    """Class of :data:`MISSING`, the runtime's "no value" sentinel (``ffi.GetInvalidObject``)."""
+
+    def __repr__(self):
+        return "<MISSING>"
+
+
+class _KwargsObject(Object):
+    """Class of :data:`KWARGS`, the runtime's keyword-arguments marker (``ffi.GetKwargsObject``)."""
+
+    def __repr__(self):
+        return "<KWARGS>"
+
+
+cdef object wrap_sentinel(object cls, object getter):
+    """Wraps the singleton returned by ``getter()`` in an instance of ``cls`` (same handle)."""
+    cdef CObject obj = cls.__new__(cls)
+    obj.__move_handle_from__(getter())
+    return obj
+
+
 cdef class ObjectRValueRef:
     """Marks ``obj`` to be moved into a call: the callee may take its handle."""
 

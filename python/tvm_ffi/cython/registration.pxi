@@ -7,4 +7,7 @@ _register_object_class(kTVMFFIFunction, Function)
 _register_object_class(kTVMFFIOpaquePyObject, OpaquePyObject)
 Object.register(OpaquePyObject)
 
+MISSING = wrap_sentinel(_MissingObject, _get_builtin_func("ffi.GetInvalidObject"))
+KWARGS = wrap_sentinel(_KwargsObject, _get_builtin_func("ffi.GetKwargsObject"))
+
 TVMFFIPyRegisterFrontendHooks()

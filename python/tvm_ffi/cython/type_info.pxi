@@ -120,6 +120,44 @@ def _type_cls_to_type_info(cls):
     return getattr(cls, "__tvm_ffi_type_info__", None)
 
 
+cdef object type_attr_cell(const TVMFFITypeAttrColumn* column, int32_t type_index):
+    """The value of one row of a type attribute column (None outside the stored range)."""
+    cdef TVMFFIAny owned
+    cdef int32_t row = type_index - column.begin_index
+    if row < 0 or row >= column.size:
+        return None
+    CHECK_CALL(TVMFFIAnyViewToOwnedAny(&column.data[row], &owned))
+    return make_result(&owned)
+
+
+def _lookup_type_attr(int32_t type_index, attr_name, bint ancestor=False):
+    """The type attribute ``attr_name`` of a type; None when absent.
+
+    With ``ancestor=True`` the ancestors are searched, nearest first, until a value that is
+    not None is found.
+    """
+    cdef bytes key = exact_str(attr_name, "attr_name").encode("utf-8")
+    cdef TVMFFIByteArray arr = bytes_view(key)
+    cdef const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&arr)
+    cdef const TVMFFITypeInfo* info
+    cdef int32_t depth
+    if column == NULL:
+        return None
+    value = type_attr_cell(column, type_index)
+    if value is not None or not ancestor:
+        return value
+    info = TVMFFIGetTypeInfo(type_index)
+    if info == NULL:
+        return None
+    depth = info.type_depth - 1
+    while depth >= 0:
+        value = type_attr_cell(column, info.type_ancestors[depth].type_index)
+        if value is not None:
+            return value
+        depth -= 1
+    return None
+
+
 cdef object build_type_info(const TVMFFITypeInfo* info):
     ancestors = [info.type_ancestors[d].type_index for d in range(info.type_depth)]
     parent = _type_index_to_type_info(ancestors[-1]) if ancestors else None

@@ -78,8 +78,9 @@ struct DenseMapOps {
     ListAppend(m, slot);
     ++m->size_;
   }
-  /// Inserts an absent key with value None; false when the table must grow first.
-  static bool TryInsert(Obj* m, Any key, uint64_t hash, uint64_t* slot) {
+  /// Inserts an absent key with value None; false when the table must grow first. key is
+  /// moved from only on success.
+  static bool TryInsert(Obj* m, Any&& key, uint64_t hash, uint64_t* slot) {
     if (IsFull(m)) return false;
     uint64_t head = m->SlotOfHash(hash);
     uint8_t meta = m->Meta(head);
@@ -101,7 +102,7 @@ struct DenseMapOps {
   /// `target` belongs to another chain: move that chain's members from target onwards to
   /// empty slots further along, then make target the head of a new chain holding key.
   /// On failure the table is left for a rebuild through the insertion-order list.
-  static bool SpareHead(Obj* m, uint64_t target, Any key, uint64_t* slot) {
+  static bool SpareHead(Obj* m, uint64_t target, Any&& key, uint64_t* slot) {
     uint64_t w = FindPrev(m, target);
     uint64_t r = target;
     bool first = true;
@@ -191,6 +192,23 @@ struct MapOps {
     if (src->IsSmall()) return Rebuilt(src, std::max<uint64_t>(src->NumSlots(), 1), 0);
     return Rebuilt(src, 0, src->NumSlots());
   }
+  /// A new map holding the pairs (kv[0], kv[1]), (kv[2], kv[3]), ... of n_pairs pairs in order,
+  /// a later duplicate key overwriting the value. The storage is allocated once with the
+  /// capacity the one-by-one path reaches for n_pairs distinct keys (small 2 or 4, else the
+  /// smallest dense table under the load factor) and entries are moved in, so building costs
+  /// no rehashing copies; it only grows again if the probe sequence runs out of empty slots.
+  static ObjectPtr<Derived> FromPairs(const AnyView* kv, uint64_t n_pairs) {
+    ObjectPtr<Derived> result;
+    if (n_pairs <= MapBaseObj::kSmallMaxSize) {
+      result = Derived::NewSmall(n_pairs <= 2 ? 2 : MapBaseObj::kSmallMaxSize);
+    } else {
+      result = Derived::NewDense(DenseSlotsFor(n_pairs));
+    }
+    for (uint64_t i = 0; i < n_pairs; ++i) {
+      InsertOrAssign(&result, Any(kv[2 * i]), Any(kv[2 * i + 1]));
+    }
+    return result;
+  }
   /// Sets key to value, inserting it when absent (may replace *self's storage or object).
   static void InsertOrAssign(ObjectPtr<Derived>* self, Any key, Any value) {
     MapBaseObj* m = self->get();
@@ -206,7 +224,7 @@ struct MapOps {
       return;
     }
     uint64_t slot;
-    if (!m->IsSmall() && DenseMapOps::TryInsert(m, key, hash, &slot)) {
+    if (!m->IsSmall() && DenseMapOps::TryInsert(m, std::move(key), hash, &slot)) {
       m->Item(slot).value = std::move(value);
       return;
     }
@@ -226,7 +244,7 @@ struct MapOps {
   static bool CopyDense(const MapBaseObj* src, MapBaseObj* dst) {
     for (uint64_t i = src->IterBegin(); i != src->IterEnd(); i = src->IterNext(i)) {
       uint64_t slot;
-      if (!DenseMapOps::TryInsert(dst, src->KeyAt(i), MapKeyHash(src->KeyAt(i)), &slot)) {
+      if (!DenseMapOps::TryInsert(dst, Any(src->KeyAt(i)), MapKeyHash(src->KeyAt(i)), &slot)) {
         return false;
       }
       dst->Item(slot).value = src->ValueAt(i);
