@@ -42,6 +42,7 @@ def make_cases(ref) -> dict[str, Callable[[], object]]:
         "nop() release_gil=False": nop_hold,
         "nop(1) release_gil=False": lambda: nop_hold(1),
         "nop(1, 2, 3) release_gil=False": lambda: nop_hold(1, 2, 3),
+        "nop(1, ..., 8) release_gil=False": lambda: nop_hold(1, 2, 3, 4, 5, 6, 7, 8),
         "add_one(1)": lambda: add_one(1),
         "nop(36-char str)": lambda: nop(text),
         "36-char str result (echo)": lambda: echo(cached),
@@ -66,7 +67,8 @@ def report(results: dict[str, float]) -> None:
     print(f"{'case':40s} {'ns/call':>9s} {'x fastcall':>11s} {'x gil floor':>12s}")
     for name, ns in results.items():
         print(f"{name:40s} {ns:9.1f} {ns / fast:11.2f} {ns / gil:12.2f}")
-    per_int = (results["nop(1, 2, 3) release_gil=False"] - results["nop(1) release_gil=False"]) / 2
+    one = results["nop(1) release_gil=False"]
+    per_int = (results["nop(1, ..., 8) release_gil=False"] - one) / 7
     print()
     default_ratio = results["nop() default (GIL released)"] / gil
     hold_ratio = results["nop() release_gil=False"] / fast

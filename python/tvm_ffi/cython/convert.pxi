@@ -233,6 +233,8 @@ cdef int convert_arg(object value, TVMFFIAny* out, TVMFFIObjectHandle* temp) exc
         return set_str(out, value, temp)
     if cls is bool:
         return set_int(out, 1 if value else 0, kTVMFFIBool)
+    if isinstance(value, CObject):
+        return convert_arg_by_rule(value, RULE_OBJECT, out, temp)
     return convert_arg_by_rule(value, arg_rule(value), out, temp)
 
 

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # function.pxi: Function (calls with GIL release), Python callbacks and global functions.
+cimport cython
 from libc.stdlib cimport free, malloc
 
 ctypedef void (*PyObjectDeleter)(void*) noexcept
@@ -9,6 +10,8 @@ cdef enum:
     kStackArgs = 8
 
 
+@cython.boundscheck(False)
+@cython.wraparound(False)
 cdef int call_packed(TVMFFIObjectHandle func, tuple args, TVMFFIAny* result,
                      bint release_gil) except -1:
     """Converts args, calls func (optionally without the GIL) and checks the return code."""
@@ -18,6 +21,7 @@ cdef int call_packed(TVMFFIObjectHandle func, tuple args, TVMFFIAny* result,
     cdef TVMFFIAny* cells = stack_cells
     cdef TVMFFIObjectHandle* temps = stack_temps
     cdef Py_ssize_t i
+    cdef Py_ssize_t converted = 0
     cdef int ret
     if num_args > kStackArgs:
         cells = <TVMFFIAny*>malloc(num_args * sizeof(TVMFFIAny))
@@ -26,10 +30,10 @@ cdef int call_packed(TVMFFIObjectHandle func, tuple args, TVMFFIAny* result,
             free(cells)
             free(temps)
             raise MemoryError()
-    for i in range(num_args):
-        temps[i] = NULL
     try:
         for i in range(num_args):
+            temps[i] = NULL
+            converted = i + 1
             convert_arg(args[i], &cells[i], &temps[i])
         if release_gil:
             with nogil:
@@ -37,7 +41,7 @@ cdef int call_packed(TVMFFIObjectHandle func, tuple args, TVMFFIAny* result,
         else:
             ret = TVMFFIFunctionCall(func, cells, <int32_t>num_args, result)
     finally:
-        for i in range(num_args):
+        for i in range(converted):
             if temps[i] != NULL:
                 TVMFFIObjectDecRef(temps[i])
         if cells != stack_cells:
