@@ -103,6 +103,9 @@ class _SequenceBase(core.CSequenceBase, Object, Sequence):
     def __copy__(self) -> Any:
         return type(self)(self)
 
+    def __deepcopy__(self, memo: Any) -> Any:
+        return core._get_global_func("ffi.DeepCopy")(self)
+
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (list(self),))
 
@@ -262,6 +265,9 @@ class _MappingBase(core.CContainerBase, Object, Mapping):
 
     def __copy__(self) -> Any:
         return type(self)(dict(self.items()))
+
+    def __deepcopy__(self, memo: Any) -> Any:
+        return core._get_global_func("ffi.DeepCopy")(self)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (dict(self.items()),))
