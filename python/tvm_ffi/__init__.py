@@ -47,7 +47,10 @@ if not _is_config_mode():
     # Loading the testing library registers the testing.* global functions, as upstream does.
     _LIB_TESTING: ctypes.CDLL = _load_lib(libinfo.find_libtvm_ffi_testing())
 
-    from . import core  # noqa: F401 - the compiled core, reachable as tvm_ffi.core
+    from . import (
+        core,  # noqa: F401 - the compiled core, reachable as tvm_ffi.core
+        serialization,
+    )
     from .container import Array, Dict, List, Map
     from .core import Device, Function, Object, ObjectConvertible, Shape, convert
     from .error import register_error
@@ -82,4 +85,5 @@ __all__: list[str] = [
     "register_global_func",
     "register_object",
     "remove_global_func",
+    "serialization",
 ]

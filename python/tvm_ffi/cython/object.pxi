@@ -69,7 +69,31 @@ cdef class CObject:
         return object_repr(self)
 
     def __reduce__(self):
-        raise TypeError(f"cannot pickle '{type(self).__name__}' objects yet")
+        if _OBJECT_REDUCE_HOOK is None:
+            raise TypeError(f"cannot pickle '{type(self).__name__}' objects")
+        return _OBJECT_REDUCE_HOOK(self)
+
+
+cdef object _OBJECT_REDUCE_HOOK = None
+
+
+def _set_object_reduce_hook(hook):
+    """Installs ``hook(obj) -> reduce tuple``, used to pickle objects (JSON graph)."""
+    global _OBJECT_REDUCE_HOOK
+    _OBJECT_REDUCE_HOOK = hook
+
+
+def _object_type_index(CObject obj):
+    """The native type index of a non-NULL object."""
+    if obj.chandle == NULL:
+        raise ValueError("NULL object has no type")
+    return TVMFFIPyObjectTypeIndex(obj.chandle)
+
+
+def _type_has_creator(int32_t type_index):
+    """Whether the type's metadata registers a default creator."""
+    cdef const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index)
+    return info.metadata != NULL and info.metadata.creator != NULL
 
 
 class _ObjectMeta(abc.ABCMeta):
