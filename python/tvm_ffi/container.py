@@ -213,9 +213,11 @@ class _MappingBase(core.CContainerBase, Object, Mapping):
         return type(self)._size(self)
 
     def __getitem__(self, key: Any) -> Any:
+        hash(key)  # unhashable keys (list, dict, set) raise TypeError, as for dict
         return type(self)._get_item(self, key)
 
     def __contains__(self, key: object) -> bool:
+        hash(key)
         return type(self)._count(self, key) != 0
 
     def _entries(self) -> Iterator[tuple[Any, Any]]:
@@ -303,6 +305,7 @@ class Dict(_MappingBase, MutableMapping):
         self._init_map_from_builtin("ffi.Dict", input_dict or {})
 
     def __setitem__(self, key: Any, value: Any) -> None:
+        hash(key)  # unhashable keys (list, dict, set) raise TypeError, as for dict
         _DICT_SET(self, key, value)
 
     def __delitem__(self, key: Any) -> None:

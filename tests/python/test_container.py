@@ -466,3 +466,16 @@ def test_ffi_object_use_count_returns_to_baseline() -> None:
         m = echo(Map({"k": Array([obj])}))
     del m
     assert use_count(obj) == baseline
+
+
+@pytest.mark.parametrize("key", [[1, 2], {"a": 1}, {1, 2}])
+def test_unhashable_keys_are_rejected_like_dict(key: object) -> None:
+    d = tvm_ffi.Dict({"a": 1})
+    m = tvm_ffi.Map({"a": 1})
+    with pytest.raises(TypeError, match="unhashable"):
+        d[key] = 1
+    with pytest.raises(TypeError, match="unhashable"):
+        m[key]
+    with pytest.raises(TypeError, match="unhashable"):
+        key in m  # noqa: B015
+    assert len(d) == 1
