@@ -30,12 +30,26 @@ def _is_config_mode() -> bool:
     argv0 = os.path.basename(sys.argv[0]) if sys.argv else ""
     if argv0 in ("tvm-ffi-config", "tvm-ffi-config.exe"):
         return True
-    orig_argv = getattr(sys, "orig_argv", [])
+    orig_argv = getattr(sys, "orig_argv", None)
+    if orig_argv is None:  # Python 3.9: ask runpy which module `-m` is running
+        return _runpy_module_name() == "tvm_ffi.config"
     for i, arg in enumerate(orig_argv):
         if arg.startswith("-m"):
             module = arg[2:] or (orig_argv[i + 1] if i + 1 < len(orig_argv) else "")
             return module == "tvm_ffi.config"
     return False
+
+
+def _runpy_module_name() -> str | None:
+    """Return the module that ``python -m`` imports us for, read from runpy's frame."""
+    if not sys.argv or sys.argv[0] != "-m":
+        return None
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_filename.endswith("runpy.py") and "mod_name" in frame.f_locals:
+            return frame.f_locals["mod_name"]
+        frame = frame.f_back
+    return None
 
 
 def _load_lib(path: str) -> ctypes.CDLL:

@@ -94,6 +94,12 @@ class FFIProperty(property):
         """Writes the field, even when it is read-only."""
         _field_set(obj, self.field, value)
 
+    def __set__(self, obj, value):
+        if self.fset is None:
+            # One message on every Python version (older ones say "can't set attribute").
+            raise AttributeError(f"property of '{type(obj).__name__}' object has no setter")
+        self.fset(obj, value)
+
 
 cdef dict _TYPE_INFO_CACHE = {}
 
