@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from typing import Callable, TypeVar, overload
 
-from . import core
-from .core import ERROR_NAME_TO_TYPE, ERROR_TYPE_TO_NAME, Error, _parse_backtrace
+from .core import (  # noqa: F401 - _parse_backtrace is part of tvm_ffi.error's API
+    ERROR_NAME_TO_TYPE,
+    ERROR_TYPE_TO_NAME,
+    Error,
+    _parse_backtrace,
+)
 
 __all__ = ["ERROR_NAME_TO_TYPE", "ERROR_TYPE_TO_NAME", "Error", "register_error"]
 
@@ -57,6 +61,3 @@ def _register(name: str, cls: type) -> type:
     ERROR_NAME_TO_TYPE[name] = cls
     ERROR_TYPE_TO_NAME[cls] = name
     return cls
-
-
-_ = (core, _parse_backtrace)

@@ -251,9 +251,9 @@ def convert(value):
                                            ctypes.c_void_p, String, Bytes, Shape)):
         return value
     if isinstance(value, str):
-        return _make_native_string(value, True)
+        return String(value)
     if isinstance(value, (bytes, bytearray)):
-        return _make_native_string(bytes(value), False)
+        return Bytes(bytes(value))
     if isinstance(value, ObjectConvertible):
         return value.asobject()
     if callable(value):
@@ -277,8 +277,3 @@ cdef object _convert_through_cell(object value):
     if owned.type_index == kTVMFFIOpaquePyObject:
         return make_object_from_handle(TVMFFIPyCellObject(&owned))
     return make_result(&owned)
-
-
-cdef object _make_native_string(object value, bint is_str):
-    """A String/Bytes (without a cached object), as ``convert`` returns for str/bytes."""
-    return String(value) if is_str else Bytes(value)
