@@ -22,9 +22,9 @@ void SetAllocatorError(void* /*error_ctx*/, const char* kind, const char* messag
 
 extern "C" {
 
-int TVMFFIEnvSetDLPackManagedTensorAllocator(DLPackManagedTensorAllocator allocator,
-                                             int write_to_global_context,
-                                             DLPackManagedTensorAllocator* opt_out_original_allocator) {
+int TVMFFIEnvSetDLPackManagedTensorAllocator(
+    DLPackManagedTensorAllocator allocator, int write_to_global_context,
+    DLPackManagedTensorAllocator* opt_out_original_allocator) {
   if (opt_out_original_allocator != nullptr) *opt_out_original_allocator = thread_allocator;
   thread_allocator = allocator;
   if (write_to_global_context != 0) global_allocator.store(allocator, std::memory_order_release);
