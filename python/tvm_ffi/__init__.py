@@ -63,11 +63,13 @@ if not _is_config_mode():
 
     from . import (
         core,  # noqa: F401 - the compiled core, reachable as tvm_ffi.core
+        module,  # noqa: F401 - the submodule tvm_ffi.module
         serialization,
     )
     from .container import Array, Dict, List, Map
     from .core import Device, Function, Object, ObjectConvertible, Shape, convert
     from .error import register_error
+    from .module import Module, load_module, system_lib
     from .registry import (
         get_global_func,
         get_global_func_metadata,
@@ -86,6 +88,7 @@ __all__: list[str] = [
     "Function",
     "List",
     "Map",
+    "Module",
     "Object",
     "ObjectConvertible",
     "Shape",
@@ -95,9 +98,11 @@ __all__: list[str] = [
     "get_global_func",
     "get_global_func_metadata",
     "init_ffi_api",
+    "load_module",
     "register_error",
     "register_global_func",
     "register_object",
     "remove_global_func",
     "serialization",
+    "system_lib",
 ]

@@ -2,6 +2,7 @@
 // testing_dll.cc: functions exported as __tvm_ffi_<name> symbols of libtvm_ffi_testing.
 #define TVM_FFI_DLL_EXPORT_INCLUDE_METADATA 1
 #include <tvm/ffi/c_api.h>
+#include <tvm/ffi/extra/c_env_api.h>
 #include <tvm/ffi/function.h>
 
 namespace {
@@ -20,3 +21,19 @@ TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(testing_dll_test_add_with_docstring,
 
 /// A plain C symbol tests look up to check that the library is loaded.
 extern "C" TVM_FFI_DLL_EXPORT int TVMFFITestingDummyTarget(void) { return 0; }
+
+namespace {
+/// `add_one` for the system library, as a hand-written safe call.
+int SystemLibAddOne(void*, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  return tvm::ffi::details::RunSafeCall(result, [&]() {
+    tvm::ffi::PackedArgs packed(reinterpret_cast<const tvm::ffi::AnyView*>(args), num_args);
+    if (num_args != 1) TVM_FFI_THROW(TypeError) << "testing.add_one expects 1 argument";
+    *reinterpret_cast<tvm::ffi::Any*>(result) = packed[0].cast<int64_t>() + 1;
+  });
+}
+}  // namespace
+
+TVM_FFI_STATIC_INIT_BLOCK() {
+  TVMFFIEnvModRegisterSystemLibSymbol("__tvm_ffi_testing.add_one",
+                                      reinterpret_cast<void*>(SystemLibAddOne));
+}

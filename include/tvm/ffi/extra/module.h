@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0
+// extra/module.h: Module (index 73), a named collection of functions such as a loaded shared
+// library, with imports searched for functions the module itself lacks.
+#ifndef TVM_FFI_EXTRA_MODULE_H_
+#define TVM_FFI_EXTRA_MODULE_H_
+
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/map.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/optional.h>
+#include <tvm/ffi/string.h>
+
+#include <cstdint>
+
+/// Visibility of the C++ entry points the runtime exports for C++ hosts.
+#define TVM_FFI_EXTRA_CXX_API TVM_FFI_DLL
+
+namespace tvm {
+namespace ffi {
+
+class Module;
+
+/// Property bits reported by ModuleObj::GetPropertyMask.
+enum ModulePropertyMask : int {
+  kBinarySerializable = 0b001,
+  kRunnable = 0b010,
+  kCompilationExportable = 0b100,
+};
+
+/// Base of every module. Layout: vtable pointer, object header, imports at handle + 24 and the
+/// import lookup cache at handle + 32.
+class TVM_FFI_EXTRA_CXX_API ModuleObj : public Object {
+ public:
+  virtual ~ModuleObj() = default;
+  /// A short name of the module kind, e.g. "library".
+  virtual const char* kind() const = 0;
+  /// Bit set of ModulePropertyMask.
+  virtual int GetPropertyMask() const { return 0; }
+  /// The function `name` of this module itself, or nullopt.
+  virtual Optional<Function> GetFunction(const String& name) = 0;
+  /// Whether this module itself defines `name`.
+  virtual bool ImplementsFunction(const String& name) { return GetFunction(name).has_value(); }
+  /// The docstring exported with `name`, if any.
+  virtual Optional<String> GetFunctionDoc(const String& name);
+  /// The JSON metadata exported with `name`, if any.
+  virtual Optional<String> GetFunctionMetadata(const String& name);
+  /// Writes the module to a file (unsupported by default).
+  virtual void WriteToFile(const String& file_name, const String& format) const;
+  /// Formats WriteToFile accepts.
+  virtual Array<String> GetWriteFormats() const { return Array<String>(); }
+  /// Serializes the module (unsupported by default).
+  virtual Bytes SaveToBytes() const;
+  /// Source text kept by the module ("" when there is none).
+  virtual String InspectSource(const String& format) const {
+    (void)format;
+    return String();
+  }
+  /// Adds `other` to the imports searched by the query_imports lookups.
+  virtual void ImportModule(const Module& other);
+  /// Removes every import.
+  virtual void ClearImports();
+
+  /// Lookup in this module, then (when query_imports) depth-first through the imports.
+  Optional<Function> GetFunction(const String& name, bool query_imports);
+  bool ImplementsFunction(const String& name, bool query_imports);
+  Optional<String> GetFunctionDoc(const String& name, bool query_imports);
+  Optional<String> GetFunctionMetadata(const String& name, bool query_imports);
+
+  /// The imported modules.
+  const Array<Any>& imports() const { return imports_; }
+
+  /// Lookup through the imports, then the global registry, cached in the module; backs
+  /// TVMFFIEnvModLookupFromImports.
+  Optional<Function> LookupInImportsCached(const String& name);
+
+  static constexpr const int32_t _type_index = TypeIndex::kTVMFFIModule;
+  static constexpr bool _type_mutable = true;
+  TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIModule, ModuleObj, Object);
+
+  // Public for reflection (field "imports_"); change only through ImportModule/ClearImports.
+  Array<Any> imports_;
+  Map<String, Function> import_lookup_cache_;
+};
+
+/// Reference to a module (not nullable).
+class TVM_FFI_EXTRA_CXX_API Module : public ObjectRef {
+ public:
+  explicit Module(const ObjectPtr<ModuleObj>& ptr) : ObjectRef(ptr) {}
+  /// Loads a shared library (or another format registered as ffi.Module.load_from_file.<ext>).
+  static Module LoadFromFile(const String& file_name);
+  /// Calls `callback(name, value)` for every registered context symbol.
+  static void VisitContextSymbols(const TypedFunction<void(String, void*)>& callback);
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Module, ObjectRef, ModuleObj);
+};
+
+/// Names of the symbols of the library-module convention.
+namespace symbol {
+/// Prefix of exported functions: `__tvm_ffi_<name>`.
+constexpr const char* tvm_ffi_symbol_prefix = "__tvm_ffi_";
+/// The default entry point.
+constexpr const char* tvm_ffi_main = "__tvm_ffi_main";
+/// Variable the loader fills with an opaque module pointer.
+constexpr const char* tvm_ffi_library_ctx = "__tvm_ffi__library_ctx";
+/// Embedded description of a composite module.
+constexpr const char* tvm_ffi_library_bin = "__tvm_ffi__library_bin";
+/// Prefix of the metadata functions: `__tvm_ffi__metadata_<name>`.
+constexpr const char* tvm_ffi_metadata_prefix = "__tvm_ffi__metadata_";
+/// Prefix of the docstring functions: `__tvm_ffi__doc_<name>`.
+constexpr const char* tvm_ffi_doc_prefix = "__tvm_ffi__doc_";
+}  // namespace symbol
+
+}  // namespace ffi
+}  // namespace tvm
+#endif  // TVM_FFI_EXTRA_MODULE_H_
