@@ -28,7 +28,8 @@ def _libfiles() -> str:
 
 
 def _cflags() -> str:
-    return f"-I{libinfo.find_include_path()} -I{libinfo.find_dlpack_include_path()}"
+    include_dirs = dict.fromkeys([libinfo.find_include_path(), libinfo.find_dlpack_include_path()])
+    return " ".join(f"-I{path}" for path in include_dirs)
 
 
 def _cxxflags() -> str:

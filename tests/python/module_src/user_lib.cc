@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+// user_lib.cc: a library built the way a user would, with the tvm-ffi-config flags.
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/string.h>
+
+#include <string>
+
+namespace {
+int64_t Scale(int64_t x, double factor) { return static_cast<int64_t>(x * factor); }
+
+tvm::ffi::String Greet(tvm::ffi::String name) {
+  return "hello, " + std::string(name) + " from a library";
+}
+
+void Fail(tvm::ffi::String message) { TVM_FFI_THROW(ValueError) << message; }
+
+tvm::ffi::Function MakeAdder(int64_t base) {
+  return tvm::ffi::Function::FromTyped([base](int64_t x) { return x + base; });
+}
+}  // namespace
+
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(scale, Scale);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(greet, Greet);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(fail, Fail);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(make_adder, MakeAdder);
