@@ -14,7 +14,7 @@ function(tvm_ffi_add_python_module)
   include(UseCython)
   file(GLOB _pxi CONFIGURE_DEPENDS "${_cython_dir}/*.pxi")
   cython_transpile("${_cython_dir}/core.pyx" LANGUAGE C OUTPUT_VARIABLE _core_c
-    CYTHON_ARGS -X language_level=3)
+    CYTHON_ARGS -X language_level=3 --module-name tvm_ffi.core)
   set_source_files_properties("${_core_c}" PROPERTIES OBJECT_DEPENDS "${_pxi}")
 
   if(SKBUILD_SABI_VERSION)

@@ -66,8 +66,45 @@ if not _is_config_mode():
         module,  # noqa: F401 - the submodule tvm_ffi.module
         serialization,
     )
+    from ._dtype import (  # noqa: F401 - dtype literals, public but not in __all__
+        bfloat16,
+        bool,
+        dtype,
+        float4_e2m1fn,
+        float4_e2m1fnx2,
+        float6_e2m3fn,
+        float6_e3m2fn,
+        float8_e3m4,
+        float8_e4m3,
+        float8_e4m3b11fnuz,
+        float8_e4m3fn,
+        float8_e4m3fnuz,
+        float8_e5m2,
+        float8_e5m2fnuz,
+        float8_e8m0fnu,
+        float16,
+        float32,
+        float64,
+        int8,
+        int16,
+        int32,
+        int64,
+        uint8,
+        uint16,
+        uint32,
+        uint64,
+    )
     from .container import Array, Dict, List, Map
-    from .core import Device, Function, Object, ObjectConvertible, Shape, convert
+    from .core import (
+        Device,
+        DLDeviceType,
+        Function,
+        Object,
+        ObjectConvertible,
+        Shape,
+        convert,
+        device,
+    )
     from .error import register_error
     from .module import Module, load_module, system_lib
     from .registry import (
@@ -83,6 +120,7 @@ if not _is_config_mode():
 __all__: list[str] = [
     "LIB",
     "Array",
+    "DLDeviceType",
     "Device",
     "Dict",
     "Function",
@@ -95,6 +133,8 @@ __all__: list[str] = [
     "__version__",
     "__version_tuple__",
     "convert",
+    "device",
+    "dtype",
     "get_global_func",
     "get_global_func_metadata",
     "init_ffi_api",

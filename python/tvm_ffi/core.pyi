@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import abc
 import ctypes
+import enum
 import types
 from typing import Any, Callable
 
@@ -68,6 +69,24 @@ class Shape(tuple[int, ...], PyNativeObject):
     _tvm_ffi_cached_object: Object | None
     def __new__(cls, content: tuple[int, ...] = ()) -> Shape: ...
 
+class DLDeviceType(enum.IntEnum):
+    kDLCPU = 1
+    kDLCUDA = 2
+    kDLCUDAHost = 3
+    kDLOpenCL = 4
+    kDLVulkan = 7
+    kDLMetal = 8
+    kDLVPI = 9
+    kDLROCM = 10
+    kDLROCMHost = 11
+    kDLExtDev = 12
+    kDLCUDAManaged = 13
+    kDLOneAPI = 14
+    kDLWebGPU = 15
+    kDLHexagon = 16
+    kDLMAIA = 17
+    kDLTrn = 18
+
 class Device:
     def __init__(self, device_type: str | int, index: int | None = None) -> None: ...
     @property
@@ -75,15 +94,25 @@ class Device:
     def dlpack_device_type(self) -> int: ...
     @property
     def type(self) -> str: ...
+    def __device_type_name__(self) -> str: ...
+
+def _set_class_device(cls: type) -> None: ...
+def device(device_type: str | int, index: int | None = None) -> Device: ...
 
 class DataType:
     def __init__(self, dtype_str: str) -> None: ...
+    @staticmethod
+    def _from_dlpack(code: int, bits: int, lanes: int) -> DataType: ...
     @property
     def type_code(self) -> int: ...
     @property
     def bits(self) -> int: ...
     @property
     def lanes(self) -> int: ...
+    @property
+    def itemsize(self) -> int: ...
+
+def _set_class_dtype(cls: type) -> None: ...
 
 class Function(CObject):
     release_gil: bool

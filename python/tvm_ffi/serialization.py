@@ -16,6 +16,7 @@ import json
 from typing import Any
 
 from . import core
+from ._dtype import dtype
 from .container import Array, Dict, List, Map
 
 __all__ = ["from_json_graph_str", "to_json_graph_str"]
@@ -30,11 +31,12 @@ _BUILDERS: dict[str, Any] = {"ffi.Array": Array, "ffi.List": List}
 _MAP_BUILDERS: dict[str, Any] = {"ffi.Map": Map, "ffi.Dict": Dict}
 
 
-# (Python type, node type, data encoder), tried in order: bool before int.
+# (Python type, node type, data encoder), tried in order: bool before int, dtype before str.
 _VALUE_ENCODERS: tuple[tuple[Any, str, Any], ...] = (
     (bool, "bool", bool),
     (int, "int", int),
     (float, "float", float),
+    (dtype, "DataType", str),
     (str, "ffi.String", str),
     (bytes, "ffi.Bytes", lambda value: base64.b64encode(value).decode("ascii")),
     (core.Shape, "ffi.Shape", list),
@@ -50,7 +52,7 @@ _VALUE_DECODERS: dict[str, Any] = {
     "ffi.Bytes": base64.b64decode,
     "ffi.Shape": lambda data: core.Shape(tuple(data)),
     "Device": lambda data: core.Device(data[0], data[1]),
-    "DataType": core.DataType,
+    "DataType": dtype,
 }
 
 

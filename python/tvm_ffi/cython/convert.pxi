@@ -18,6 +18,7 @@ cdef enum ArgRule:
     RULE_INT
     RULE_FLOAT
     RULE_DTYPE
+    RULE_DTYPE_STR
     RULE_DEVICE
     RULE_NATIVE_SHAPE
     RULE_NATIVE_STR
@@ -29,6 +30,10 @@ cdef enum ArgRule:
     RULE_VOID_P
     RULE_OPAQUE_PTR_PROTOCOL
     RULE_CALLABLE
+    RULE_TORCH_DTYPE
+    RULE_NUMPY_DTYPE
+    RULE_DTYPE_PROTOCOL
+    RULE_DEVICE_PROTOCOL
     RULE_INT_PROTOCOL
     RULE_FLOAT_PROTOCOL
     RULE_VALUE_PROTOCOL
@@ -57,6 +62,8 @@ cdef int classify_type(type cls) except -1:
         return RULE_FLOAT
     if issubclass(cls, DataType):
         return RULE_DTYPE
+    if _CLASS_DTYPE is not None and issubclass(cls, _CLASS_DTYPE):
+        return RULE_DTYPE_STR
     if issubclass(cls, Device):
         return RULE_DEVICE
     if issubclass(cls, Shape):
@@ -79,6 +86,14 @@ cdef int classify_type(type cls) except -1:
         return RULE_OPAQUE_PTR_PROTOCOL
     if any("__call__" in vars(base) for base in cls.__mro__):
         return RULE_CALLABLE
+    if has_base_named(cls, "torch", "dtype"):
+        return RULE_TORCH_DTYPE
+    if has_base_named(cls, "numpy", "dtype"):
+        return RULE_NUMPY_DTYPE
+    if hasattr(cls, "__dlpack_data_type__"):
+        return RULE_DTYPE_PROTOCOL
+    if hasattr(cls, "__dlpack_device__") and not hasattr(cls, "__dlpack__"):
+        return RULE_DEVICE_PROTOCOL
     if hasattr(cls, "__tvm_ffi_int__"):
         return RULE_INT_PROTOCOL
     if hasattr(cls, "__tvm_ffi_float__"):
@@ -90,6 +105,14 @@ cdef int classify_type(type cls) except -1:
     if issubclass(cls, ObjectConvertible):
         return RULE_CONVERTIBLE
     return RULE_OPAQUE
+
+
+cdef bint has_base_named(type cls, str module, str name):
+    """Whether cls derives from ``module.name``, told without importing that module."""
+    for base in cls.__mro__:
+        if base.__name__ == name and base.__module__ == module:
+            return True
+    return False
 
 
 cdef inline int arg_rule(object value) except -1:
@@ -173,6 +196,51 @@ cdef int set_native_cached(TVMFFIAny* out, object value, TVMFFIObjectHandle* tem
     if is_str:
         return set_str(out, value, temp)
     return set_bytes(out, value, temp)
+
+
+cdef inline int set_dtype(TVMFFIAny* out, DLDataType value) noexcept:
+    out.type_index = kTVMFFIDataType
+    out.zero_padding = 0
+    out.v_uint64 = 0
+    out.v_dtype = value
+    return 0
+
+
+cdef inline int set_device(TVMFFIAny* out, DLDevice value) noexcept:
+    out.type_index = kTVMFFIDevice
+    out.zero_padding = 0
+    out.v_device = value
+    return 0
+
+
+cdef int set_dtype_protocol(TVMFFIAny* out, object triple) except -1:
+    """The DataType of a ``__dlpack_data_type__()`` result ``(code, bits, lanes)``."""
+    code, bits, lanes = triple
+    return set_dtype(out, (<DataType>DataType._from_dlpack(code, bits, lanes)).cdtype)
+
+
+cdef int set_device_protocol(TVMFFIAny* out, object pair) except -1:
+    """The Device of a ``__dlpack_device__()`` result ``(device_type, device_id)``."""
+    cdef DLDevice value
+    device_type, device_id = pair
+    value.device_type = device_type
+    value.device_id = device_id
+    return set_device(out, value)
+
+
+# tvm_ffi._dtype, which holds the torch and numpy dtype tables; imported on first use.
+cdef object _DTYPE_MODULE = None
+
+
+cdef object framework_data_type(object value, int rule):
+    """The DataType of a torch dtype or a numpy (or ml_dtypes) dtype."""
+    global _DTYPE_MODULE
+    if _DTYPE_MODULE is None:
+        from tvm_ffi import _dtype
+        _DTYPE_MODULE = _dtype
+    if rule == RULE_TORCH_DTYPE:
+        return _DTYPE_MODULE.torch_dtype_to_data_type(value)
+    return _DTYPE_MODULE.numpy_dtype_to_data_type(value)
 
 
 cdef int set_rvalue_ref(TVMFFIAny* out, ObjectRValueRef ref) except -1:
@@ -268,16 +336,11 @@ cdef int convert_arg_by_rule(object value, int rule, TVMFFIAny* out,
     if rule == RULE_RVALUE_REF:
         return set_rvalue_ref(out, value)
     if rule == RULE_DTYPE:
-        out.type_index = kTVMFFIDataType
-        out.zero_padding = 0
-        out.v_uint64 = 0
-        out.v_dtype = (<DataType>value).cdtype
-        return 0
+        return set_dtype(out, (<DataType>value).cdtype)
+    if rule == RULE_DTYPE_STR:
+        return set_dtype(out, (<DataType?>value._tvm_ffi_dtype).cdtype)
     if rule == RULE_DEVICE:
-        out.type_index = kTVMFFIDevice
-        out.zero_padding = 0
-        out.v_device = (<Device>value).cdevice
-        return 0
+        return set_device(out, (<Device>value).cdevice)
     return convert_arg_by_protocol(value, rule, out, temp)
 
 
@@ -297,6 +360,12 @@ cdef int convert_arg_by_protocol(object value, int rule, TVMFFIAny* out,
         return 0
     if rule == RULE_CALLABLE:
         return set_callable(out, value, temp)
+    if rule == RULE_TORCH_DTYPE or rule == RULE_NUMPY_DTYPE:
+        return set_dtype(out, (<DataType?>framework_data_type(value, rule)).cdtype)
+    if rule == RULE_DTYPE_PROTOCOL:
+        return set_dtype_protocol(out, value.__dlpack_data_type__())
+    if rule == RULE_DEVICE_PROTOCOL:
+        return set_device_protocol(out, value.__dlpack_device__())
     if rule == RULE_INT_PROTOCOL:
         return set_int(out, int(value.__tvm_ffi_int__()), kTVMFFIInt)
     if rule == RULE_FLOAT_PROTOCOL:

@@ -1,31 +1,91 @@
 # SPDX-License-Identifier: Apache-2.0
-# device.pxi: Device (a DLDevice) and DataType (a DLDataType) value classes.
+# device.pxi: Device, a value class holding a DLDevice (spec 8).
+import enum
+
+
+class DLDeviceType(enum.IntEnum):
+    """The DLPack device type codes."""
+
+    kDLCPU = 1
+    kDLCUDA = 2
+    kDLCUDAHost = 3
+    kDLOpenCL = 4
+    kDLVulkan = 7
+    kDLMetal = 8
+    kDLVPI = 9
+    kDLROCM = 10
+    kDLROCMHost = 11
+    kDLExtDev = 12
+    kDLCUDAManaged = 13
+    kDLOneAPI = 14
+    kDLWebGPU = 15
+    kDLHexagon = 16
+    kDLMAIA = 17
+    kDLTrn = 18
+
 
 cdef dict _DEVICE_TYPE_TO_NAME = {
     1: "cpu", 2: "cuda", 3: "cuda_host", 4: "opencl", 7: "vulkan", 8: "metal", 9: "vpi",
     10: "rocm", 11: "rocm_host", 12: "ext_dev", 13: "cuda_managed", 14: "oneapi", 15: "webgpu",
     16: "hexagon", 17: "maia", 18: "trn",
 }
-cdef dict _DEVICE_NAME_TO_TYPE = {name: code for code, name in _DEVICE_TYPE_TO_NAME.items()}
+# Names accepted by the constructor; the host/managed/oneapi types only have integer codes.
+cdef dict _DEVICE_NAME_TO_TYPE = {
+    "cpu": 1, "cuda": 2, "opencl": 4, "vulkan": 7, "metal": 8, "mps": 8, "vpi": 9, "rocm": 10,
+    "ext_dev": 12, "webgpu": 15, "wgpu": 15, "hexagon": 16, "maia": 17, "trn": 18,
+}
+
+
+cdef object as_device_index(object index):
+    """An int from an Integral, or from a scalar (numpy, torch) whose ``.item()`` is one."""
+    if isinstance(index, numbers.Integral):
+        return int(index)
+    item = getattr(index, "item", None)
+    if item is not None:
+        value = item()
+        if isinstance(value, numbers.Integral):
+            return int(value)
+    raise TypeError(f"Invalid device index: {index}")
+
+
+cdef tuple parse_device_name(str text):
+    """(type code, index or None) of a name like ``"cuda"`` or ``"cuda:1 ignored"``."""
+    parts = text.split(" ", 1)[0].split(":")
+    if len(parts) > 2:
+        raise ValueError(f"Invalid device: {text}")
+    code = _DEVICE_NAME_TO_TYPE.get(parts[0])
+    if code is None:
+        raise ValueError(f"Unknown device: {parts[0]}")
+    if len(parts) == 1:
+        return code, None
+    try:
+        return code, int(parts[1])
+    except ValueError:
+        raise ValueError(f"Invalid device index: {parts[1]}") from None
 
 
 cdef class Device:
-    """A device like ``torch.device``: a DLPack device type and an index."""
+    """A device like ``torch.device``: a DLPack device type and an index.
+
+    Parameters
+    ----------
+    device_type
+        A name (``"cuda"``, or ``"cuda:1"`` with the index) or a DLPack device type code.
+    index
+        The device ordinal (default 0); an index inside ``device_type`` takes precedence.
+    """
 
     cdef DLDevice cdevice
 
     def __init__(self, device_type, index=None):
         if isinstance(device_type, str):
-            name, _, suffix = device_type.partition(":")
-            if name not in _DEVICE_NAME_TO_TYPE:
-                raise ValueError(f"unknown device type '{name}'")
-            if suffix:
-                if index is not None:
-                    raise ValueError("device index given twice")
-                index = int(suffix)
-            device_type = _DEVICE_NAME_TO_TYPE[name]
-        self.cdevice.device_type = int(device_type)
-        self.cdevice.device_id = 0 if index is None else int(index)
+            device_type, parsed_index = parse_device_name(device_type)
+            if parsed_index is not None:
+                index = parsed_index
+        else:
+            device_type = as_device_index(device_type)
+        self.cdevice.device_type = device_type
+        self.cdevice.device_id = 0 if index is None else as_device_index(index)
 
     @property
     def index(self) -> int:
@@ -39,7 +99,14 @@ cdef class Device:
     @property
     def type(self) -> str:
         """The device type name, like ``torch.device.type`` (e.g. ``"cuda"``)."""
-        return _DEVICE_TYPE_TO_NAME.get(self.cdevice.device_type, str(self.cdevice.device_type))
+        name = _DEVICE_TYPE_TO_NAME.get(self.cdevice.device_type)
+        if name is None:
+            raise KeyError(f"unknown device type code {self.cdevice.device_type}")
+        return name
+
+    def __device_type_name__(self) -> str:
+        """The device type name (same as ``type``)."""
+        return self.type
 
     def __str__(self):
         return f"{self.type}:{self.index}"
@@ -52,6 +119,9 @@ cdef class Device:
                 and (<Device>other).cdevice.device_type == self.cdevice.device_type
                 and (<Device>other).cdevice.device_id == self.cdevice.device_id)
 
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
     def __hash__(self):
         return hash((self.cdevice.device_type, self.cdevice.device_id))
 
@@ -59,60 +129,41 @@ cdef class Device:
         return (type(self), (self.cdevice.device_type, self.cdevice.device_id))
 
 
+# The class that device() builds and that returned devices use (core._set_class_device).
+cdef object _CLASS_DEVICE = Device
+
+
+def _set_class_device(cls) -> None:
+    """Makes ``device()`` and returned device values use ``cls`` (a Device subclass)."""
+    global _CLASS_DEVICE
+    _CLASS_DEVICE = cls
+
+
+def device(device_type, index=None):
+    """Constructs a device of the installed device class (``Device`` by default).
+
+    Parameters
+    ----------
+    device_type
+        A name such as ``"cuda"`` or ``"cuda:1"``, or a DLPack device type code.
+    index
+        The device ordinal (default 0).
+
+    Returns
+    -------
+    Device
+        The device.
+    """
+    return _CLASS_DEVICE(device_type, index)
+
+
 cdef object make_device(DLDevice value):
-    cdef Device device = Device.__new__(Device)
-    device.cdevice = value
-    return device
-
-
-cdef class DataType:
-    """A DLPack data type parsed from a name such as ``"float32"`` or ``"int8x4"``."""
-
-    cdef DLDataType cdtype
-
-    def __init__(self, str dtype_str):
-        cdef bytes text = dtype_str.encode("utf-8")
-        cdef TVMFFIByteArray arr = bytes_view(text)
-        CHECK_CALL(TVMFFIDataTypeFromString(&arr, &self.cdtype))
-
-    @property
-    def type_code(self) -> int:
-        """The DLDataTypeCode."""
-        return self.cdtype.code
-
-    @property
-    def bits(self) -> int:
-        """Bits per lane."""
-        return self.cdtype.bits
-
-    @property
-    def lanes(self) -> int:
-        """Number of lanes."""
-        return self.cdtype.lanes
-
-    def __str__(self):
-        cdef TVMFFIAny cell
-        TVMFFIPySetNone(&cell)
-        CHECK_CALL(TVMFFIDataTypeToString(&self.cdtype, &cell))
-        return str(make_result(&cell))
-
-    def __repr__(self):
-        return f"dtype('{self}')"
-
-    def __eq__(self, other):
-        return (isinstance(other, DataType)
-                and (<DataType>other).cdtype.code == self.cdtype.code
-                and (<DataType>other).cdtype.bits == self.cdtype.bits
-                and (<DataType>other).cdtype.lanes == self.cdtype.lanes)
-
-    def __hash__(self):
-        return hash((self.cdtype.code, self.cdtype.bits, self.cdtype.lanes))
-
-    def __reduce__(self):
-        return (type(self), (str(self),))
-
-
-cdef object make_dtype(DLDataType value):
-    cdef DataType dtype = DataType.__new__(DataType)
-    dtype.cdtype = value
-    return dtype
+    cdef Device result
+    if _CLASS_DEVICE is Device:
+        result = Device.__new__(Device)
+    elif isinstance(_CLASS_DEVICE, type) and issubclass(_CLASS_DEVICE, Device):
+        result = _CLASS_DEVICE.__new__(_CLASS_DEVICE)
+    else:
+        result = Device.__new__(Device)
+    result.cdevice = value
+    return result

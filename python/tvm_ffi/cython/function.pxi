@@ -250,6 +250,8 @@ def convert(value):
     if value is None or isinstance(value, (CObject, bool, int, float, DataType, Device,
                                            ctypes.c_void_p, String, Bytes, Shape)):
         return value
+    if _CLASS_DTYPE is not None and isinstance(value, _CLASS_DTYPE):
+        return value
     if isinstance(value, str):
         return String(value)
     if isinstance(value, (bytes, bytearray)):
