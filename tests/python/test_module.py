@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
 import tvm_ffi
 from tvm_ffi import libinfo
 
@@ -21,7 +22,7 @@ def _config(script: str, *flags: str) -> list[str]:
 
 
 def _compile(script: str, source: Path, output: Path, c: bool = False) -> Path:
-    """Build like a user: ``g++ -shared -fPIC $(tvm-ffi-config --cxxflags) ... --ldflags --libs``."""
+    """Build as a user would: ``g++ -shared -fPIC $(tvm-ffi-config --cxxflags) ...``."""
     compiler = shutil.which("gcc" if c else "g++")
     if compiler is None:
         pytest.skip("no C/C++ compiler on PATH")
@@ -184,7 +185,7 @@ def test_missing_path() -> None:
 def test_not_a_shared_library(tmp_path: Path) -> None:
     fake = tmp_path / "fake.so"
     fake.write_text("this is not an ELF file\n")
-    with pytest.raises(RuntimeError, match="Failed to load library .*fake.so"):
+    with pytest.raises(RuntimeError, match=r"Failed to load library .*fake\.so"):
         tvm_ffi.load_module(fake)
 
 
