@@ -98,10 +98,14 @@ const TypeName* MatchTypeName(std::string_view text) {
   return best;
 }
 
-/// Rewrites "fp8_<v>"/"fp6_<v>"/"fp4_<v>" to "float8_<v>" etc.; other text is unchanged.
+/// Rewrites "fp8_<v>"/"f8_<v>" (and the 6- and 4-bit forms) to "float8_<v>" etc.; other text
+/// is unchanged.
 std::string ExpandShorthand(std::string_view text) {
   for (std::string_view prefix : {"fp8_", "fp6_", "fp4_"}) {
     if (StartsWith(text, prefix)) return "float" + std::string(text.substr(2));
+  }
+  for (std::string_view prefix : {"f8_", "f6_", "f4_"}) {
+    if (StartsWith(text, prefix)) return "float" + std::string(text.substr(1));
   }
   return std::string(text);
 }
@@ -132,7 +136,7 @@ bool ParseLanes(std::string_view* rest, std::string_view original, DLDataType* d
   rest->remove_prefix(scalable ? 8 : 1);
   uint32_t lanes = 0;
   if (!ConsumeNumber(rest, scalable ? kMaxScalableLanes : kMaxLanes, &lanes) || lanes == 0) {
-    return Fail(error, "invalid lanes in data type string " + Quoted(original));
+    return Fail(error, "Invalid lanes specification in data type string " + Quoted(original));
   }
   int32_t stored = scalable ? -static_cast<int32_t>(lanes) : static_cast<int32_t>(lanes);
   dtype->lanes = static_cast<uint16_t>(stored);
@@ -143,6 +147,8 @@ bool ParseLanes(std::string_view* rest, std::string_view original, DLDataType* d
 bool ParseSuffix(std::string_view rest, BitsRule rule, std::string_view original, DLDataType* dtype,
                  std::string* error) {
   if (!ParseBits(&rest, rule, original, dtype, error)) return false;
+  // Names without a bits number may separate the lanes with '_': "float4_e2m1fn_x2".
+  if (rule == BitsRule::kImplicit && StartsWith(rest, "_x")) rest.remove_prefix(1);
   if (!ParseLanes(&rest, original, dtype, error)) return false;
   if (rest.empty()) return true;
   return Fail(error, "unexpected trailing characters " + Quoted(rest) + " in data type string " +

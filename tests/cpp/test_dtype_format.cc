@@ -127,6 +127,16 @@ TEST(DTypeFormat, ParseShorthands) {
   EXPECT_TRUE(Is(Parse("fp8_e5m2x2"), kDLFloat8_e5m2, 8, 2));
   EXPECT_TRUE(Is(Parse("fp6_e2m3fn"), kDLFloat6_e2m3fn, 6, 1));
   EXPECT_TRUE(Is(Parse("fp4_e2m1fn"), kDLFloat4_e2m1fn, 4, 1));
+  EXPECT_TRUE(Is(Parse("f8_e4m3fn"), kDLFloat8_e4m3fn, 8, 1));
+  EXPECT_TRUE(Is(Parse("f6_e2m3fn"), kDLFloat6_e2m3fn, 6, 1));
+  EXPECT_TRUE(Is(Parse("f4_e2m1fn"), kDLFloat4_e2m1fn, 4, 1));
+}
+
+TEST(DTypeFormat, ParseUnderscoreLanesAfterNamesWithoutBits) {
+  EXPECT_TRUE(Is(Parse("float4_e2m1fn_x2"), kDLFloat4_e2m1fn, 4, 2));
+  EXPECT_TRUE(Is(Parse("f4_e2m1fn_x2"), kDLFloat4_e2m1fn, 4, 2));
+  EXPECT_TRUE(Is(Parse("fp4_e2m1fn_x2"), kDLFloat4_e2m1fn, 4, 2));
+  EXPECT_FALSE(ParseError("int32_x2").empty());
 }
 
 TEST(DTypeFormat, ParseNarrowFloatFamilies) {
@@ -195,7 +205,7 @@ TEST(DTypeFormat, ParseMalformedStrings) {
 
 TEST(DTypeFormat, ParseSpecificMessages) {
   EXPECT_NE(ParseError("int0").find("invalid bits"), std::string::npos);
-  EXPECT_NE(ParseError("uint8x0").find("invalid lanes"), std::string::npos);
+  EXPECT_NE(ParseError("uint8x0").find("Invalid lanes specification"), std::string::npos);
   EXPECT_NE(ParseError("float8_e4m3fn16").find("bits"), std::string::npos);
   EXPECT_NE(ParseError("int32abc").find("trailing"), std::string::npos);
 }
