@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The get-started example: built with CMake, loaded, and run on NumPy and torch data."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+from pathlib import Path
+
+import pytest
+
+import tvm_ffi
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "get_started"
+
+np = pytest.importorskip("numpy")
+if shutil.which("cmake") is None:
+    pytest.skip("cmake is not installed", allow_module_level=True)
+
+
+def _load_example_script():
+    spec = importlib.util.spec_from_file_location("get_started_example", EXAMPLE / "run_example.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def add_one(tmp_path_factory: pytest.TempPathFactory) -> tvm_ffi.Function:
+    library = _load_example_script().build(tmp_path_factory.mktemp("get_started"))
+    return tvm_ffi.load_module(library).add_one
+
+
+def test_example_script_runs(run_python) -> None:
+    result = run_python(str(EXAMPLE / "run_example.py"))
+    assert "numpy: [0. 1. 2. 3. 4.] -> [1. 2. 3. 4. 5.]" in result.stdout
+    assert "TypeError: add_one: x must be float32, got int32" in result.stdout
+
+
+def test_numpy_in_place(add_one: tvm_ffi.Function) -> None:
+    x = np.linspace(0, 1, 7, dtype=np.float32)
+    y = np.zeros_like(x)
+    add_one(x, y)
+    np.testing.assert_array_equal(y, x + 1)
+
+
+def test_strided_views(add_one: tvm_ffi.Function) -> None:
+    x = np.arange(10, dtype=np.float32)[::2]
+    y = np.zeros(10, dtype=np.float32)
+    add_one(x, y[1::2])
+    np.testing.assert_array_equal(y[1::2], x + 1)
+    np.testing.assert_array_equal(y[::2], 0)
+
+
+def test_torch_in_place(add_one: tvm_ffi.Function) -> None:
+    torch = pytest.importorskip("torch")
+    x = torch.arange(6, dtype=torch.float32)
+    y = torch.zeros(6)
+    add_one(x, y)
+    assert torch.equal(y, x + 1)
+
+
+@pytest.mark.parametrize(
+    ("x", "y", "error", "message"),
+    [
+        (np.zeros(3, np.float64), np.zeros(3, np.float32), TypeError, "x must be float32"),
+        (np.zeros(3, np.float32), np.zeros(3, np.int8), TypeError, "y must be float32, got int8"),
+        (np.zeros((2, 2), np.float32), np.zeros(4, np.float32), ValueError, "x must be 1-D"),
+        (np.zeros(3, np.float32), np.zeros(4, np.float32), ValueError, "shape mismatch"),
+    ],
+)
+def test_bad_input_is_reported(add_one, x, y, error, message) -> None:
+    with pytest.raises(error, match=message):
+        add_one(x, y)
+
+
+def test_wrong_argument_kind(add_one: tvm_ffi.Function) -> None:
+    with pytest.raises(TypeError, match="Mismatched type on argument #0"):
+        add_one(1.0, np.zeros(3, np.float32))
+    with pytest.raises(TypeError):
+        add_one(np.zeros(3, np.float32))
