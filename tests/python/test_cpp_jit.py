@@ -117,12 +117,16 @@ def test_second_call_hits_cache(rich_library, header_dir, monkeypatch):
     print(f"first build {first_seconds:.2f} s, cached call {second_seconds * 1e3:.2f} ms")
 
 
-def test_functions_as_list_with_build_directory(tmp_path):
-    source = ADD_ONE + "int sub_one(int x) { return x - 1; }\n"
+def test_functions_as_list_with_build_directory(tmp_path, monkeypatch):
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "step.h").write_text("constexpr int kStep = 1;\n")
+    monkeypatch.chdir(tmp_path)  # relative include paths resolve against the caller's cwd
+    source = '#include "step.h"\n' + ADD_ONE + "int sub_one(int x) { return x - kStep; }\n"
     module = tvm_ffi.cpp.load_inline(
         "jit_list",
         cpp_sources=[source],
         functions=["add_one", "sub_one"],
+        extra_include_paths=["inc"],
         build_directory=str(tmp_path),
     )
     assert (module.add_one(1), module.sub_one(1)) == (2, 0)
