@@ -133,6 +133,7 @@ __all__: list[str] = [
     "__version__",
     "__version_tuple__",
     "convert",
+    "cpp",
     "device",
     "dtype",
     "get_global_func",
@@ -146,3 +147,12 @@ __all__: list[str] = [
     "serialization",
     "system_lib",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # `tvm_ffi.cpp` pulls in the build machinery, so it is imported on first use only.
+    if name == "cpp":
+        import importlib
+
+        return importlib.import_module(".cpp", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Compile C++/CUDA sources with the system compiler through ninja, and load them as modules.
+
+Builds are cached under ``$TVM_FFI_CACHE_DIR`` (default ``~/.cache/tvm-ffi``) in directories
+named after a hash of every input. Importing :mod:`tvm_ffi` does not import this package.
+"""
+
+from __future__ import annotations
+
+from .dtype_names import to_cpp_dtype
+from .files import build, load
+from .inline import build_inline, load_inline
+
+__all__ = ["build", "build_inline", "load", "load_inline", "to_cpp_dtype"]

@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: Apache-2.0
+"""``build``/``load``: compile source files chosen by extension into one shared library."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Union
+
+from ..module import Module, load_module
+from .library import build_library, make_build_options
+
+PathLike = Union[str, "os.PathLike[str]"]
+Files = Union[PathLike, Sequence[PathLike], None]
+
+
+def _file_list(*groups: Files) -> list[str]:
+    paths: list[str] = []
+    for group in groups:
+        if group is None:
+            continue
+        items = [group] if isinstance(group, (str, os.PathLike)) else list(group)
+        paths += [os.fspath(item) for item in items]
+    return paths
+
+
+def build(
+    name: str,
+    *,
+    sources: Files = None,
+    cpp_files: Files = None,
+    cuda_files: Files = None,
+    extra_cflags: Sequence[str] | None = None,
+    extra_cuda_cflags: Sequence[str] | None = None,
+    extra_ldflags: Sequence[str] | None = None,
+    extra_include_paths: Sequence[str] | None = None,
+    build_directory: str | None = None,
+    backend: str | None = None,
+    output: str | None = None,
+) -> str:
+    """Compile source files into a shared library and return its path.
+
+    The compiler is chosen by extension: ``.c`` -> ``$CC``, ``.cc``/``.cpp``/``.cxx`` ->
+    ``$CXX``, ``.cu`` -> nvcc (or hipcc), and ``.o``/``.obj`` files are linked as they are.
+    Exporting functions is up to the sources (``TVM_FFI_DLL_EXPORT_TYPED_FUNC``). ninja
+    rebuilds only what changed, headers included, in ``build_directory`` or in
+    ``$TVM_FFI_CACHE_DIR/<name>_<hash>``.
+
+    Parameters
+    ----------
+    name : str
+        The library name; letters, digits and ``_`` only.
+    sources : str, os.PathLike or list of them, optional
+        The files to compile and link.
+    cpp_files, cuda_files : str, os.PathLike or list of them, optional
+        Aliases of ``sources``; all three lists are joined.
+    extra_cflags, extra_cuda_cflags, extra_ldflags : list of str, optional
+        Flags appended to the C/C++ compile, the GPU compile and the link commands.
+    extra_include_paths : list of str, optional
+        Include directories added after the tvm_ffi ones.
+    build_directory : str, optional
+        Where to build instead of the cache directory.
+    backend : str, optional
+        ``"cuda"`` or ``"hip"`` for ``.cu`` files; detected when omitted.
+    output : str, optional
+        Output file name (relative to the build directory) or path; a ``.o``/``.obj`` name
+        produces a relocatable object file instead of a shared library.
+
+    Returns
+    -------
+    str
+        The path of the built library (or object file).
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not identifier-like, no file is given, or an extension is unknown.
+    RuntimeError
+        If a tool is missing or the build fails (the message holds the compiler's output).
+    """
+    options = make_build_options(
+        extra_cflags,
+        extra_cuda_cflags,
+        extra_ldflags,
+        extra_include_paths,
+        build_directory=build_directory,
+        backend=backend,
+        output=output,
+    )
+    files = _file_list(sources, cpp_files, cuda_files)
+    return build_library(name, options, source_files=files)
+
+
+def load(
+    name: str,
+    *,
+    sources: Files = None,
+    cpp_files: Files = None,
+    cuda_files: Files = None,
+    extra_cflags: Sequence[str] | None = None,
+    extra_cuda_cflags: Sequence[str] | None = None,
+    extra_ldflags: Sequence[str] | None = None,
+    extra_include_paths: Sequence[str] | None = None,
+    build_directory: str | None = None,
+    keep_module_alive: bool = True,
+    backend: str | None = None,
+) -> Module:
+    """Compile source files like :func:`build` and load the library.
+
+    Parameters
+    ----------
+    name : str
+        The library name; letters, digits and ``_`` only.
+    sources, cpp_files, cuda_files, extra_cflags, extra_cuda_cflags, extra_ldflags, \
+extra_include_paths, build_directory, backend
+        As for :func:`build`.
+    keep_module_alive : bool
+        Keep the library loaded for the life of the process (see :func:`tvm_ffi.load_module`).
+
+    Returns
+    -------
+    tvm_ffi.Module
+        The loaded module.
+
+    Raises
+    ------
+    ValueError, RuntimeError
+        As for :func:`build`.
+    """
+    path = build(
+        name,
+        sources=sources,
+        cpp_files=cpp_files,
+        cuda_files=cuda_files,
+        extra_cflags=extra_cflags,
+        extra_cuda_cflags=extra_cuda_cflags,
+        extra_ldflags=extra_ldflags,
+        extra_include_paths=extra_include_paths,
+        build_directory=build_directory,
+        backend=backend,
+    )
+    return load_module(path, keep_module_alive=keep_module_alive)

@@ -1,0 +1,230 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Compile sources into a shared library (or object file) in a locked, content-hashed directory."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import __version__, libinfo
+from . import cache, ninja_build, toolchain
+from .ninja_build import CompileStep
+
+_NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_CXX_SUFFIXES = (".cc", ".cpp", ".cxx", ".c++", ".C")
+_GPU_SUFFIXES = (".cu", ".hip")
+_OBJECT_SUFFIXES = (".o", ".obj")
+_STAMP_SUFFIX = ".tvm_ffi_stamp"
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """The user's flags, include paths and choices, shared by every build entry point."""
+
+    extra_cflags: list[str] = field(default_factory=list)
+    extra_cuda_cflags: list[str] = field(default_factory=list)
+    extra_ldflags: list[str] = field(default_factory=list)
+    extra_include_paths: list[str] = field(default_factory=list)
+    build_directory: str | None = None
+    backend: str | None = None
+    output: str | None = None
+
+
+def make_build_options(
+    extra_cflags: Sequence[str] | None,
+    extra_cuda_cflags: Sequence[str] | None,
+    extra_ldflags: Sequence[str] | None,
+    extra_include_paths: Sequence[str] | None,
+    *,
+    build_directory: str | os.PathLike | None,
+    backend: str | None,
+    output: str | None,
+) -> BuildOptions:
+    """Collect the optional arguments of the build functions; paths are made absolute."""
+    return BuildOptions(
+        extra_cflags=list(extra_cflags or []),
+        extra_cuda_cflags=list(extra_cuda_cflags or []),
+        extra_ldflags=list(extra_ldflags or []),
+        # ninja runs inside the build directory, so relative paths would change meaning
+        extra_include_paths=[os.path.abspath(path) for path in extra_include_paths or []],
+        build_directory=None if build_directory is None else os.path.abspath(build_directory),
+        backend=backend,
+        output=output,
+    )
+
+
+def check_identifier(value: str, what: str) -> None:
+    """Raise ``ValueError`` unless ``value`` is identifier-like: ``[A-Za-z_][A-Za-z0-9_]*``."""
+    if not isinstance(value, str) or _NAME_PATTERN.fullmatch(value) is None:
+        raise ValueError(
+            f"tvm_ffi.cpp: {what} must be an identifier-like name "
+            f"(letters, digits, '_'), got {value!r}"
+        )
+
+
+def _rule_for(source: str) -> str | None:
+    """Return the ninja rule compiling ``source``; ``None`` for an object file linked as-is."""
+    if source.endswith(_OBJECT_SUFFIXES):
+        return None
+    if source.endswith(".c"):
+        return "compile_c"
+    if source.endswith(_GPU_SUFFIXES):
+        return "compile_gpu"
+    if source.endswith(_CXX_SUFFIXES):
+        return "compile_cxx"
+    raise ValueError(f"tvm_ffi.cpp: cannot tell how to compile '{source}' from its extension")
+
+
+def _compile_steps(sources: Sequence[str]) -> tuple[list[CompileStep], list[str]]:
+    """Pair each compiled source with a unique object name; return them and the prebuilt objects."""
+    steps: list[CompileStep] = []
+    prebuilt: list[str] = []
+    used: set[str] = set()
+    for source in sources:
+        rule = _rule_for(source)
+        if rule is None:
+            prebuilt.append(source)
+            continue
+        stem = Path(source).name.replace(".", "_")
+        obj = f"{stem}.o" if f"{stem}.o" not in used else f"{stem}_{len(used)}.o"
+        used.add(obj)
+        steps.append(CompileStep(rule, source, obj))
+    return steps, prebuilt
+
+
+def _tools(steps: Sequence[CompileStep], options: BuildOptions) -> dict[str, list[str]]:
+    """Compiler commands and flag lists for the rules the steps use (the ninja variables)."""
+    lib_dir = str(Path(libinfo.find_libtvm_ffi()).parent)
+    include_dirs = [*libinfo.include_paths(), *options.extra_include_paths]
+    rules = {step.rule for step in steps}
+    gpu = toolchain.find_gpu_toolchain(options.backend) if "compile_gpu" in rules else None
+    if gpu is not None and gpu.home is not None:
+        include_dirs.append(str(Path(gpu.home) / "include"))
+    includes = [f"-I{path}" for path in include_dirs]
+    tools = {
+        "cxx": toolchain.find_cxx_compiler(),
+        "cxxflags": ["-std=c++17", "-fPIC", "-O2", *includes, *options.extra_cflags],
+        "ldflags": [
+            "-shared",
+            f"-L{lib_dir}",
+            "-ltvm_ffi",
+            f"-Wl,-rpath,{lib_dir}",
+            *(gpu.link_flags if gpu else ()),
+            *options.extra_ldflags,
+        ],
+    }
+    if "compile_c" in rules:
+        tools["cc"] = toolchain.find_c_compiler()
+        tools["cflags"] = ["-fPIC", "-O2", *includes, *options.extra_cflags]
+    if gpu is not None:
+        tools["gpucc"] = [gpu.compiler]
+        flags = [*gpu.compile_flags, "-std=c++17", "-O2", *includes, *options.extra_cuda_cflags]
+        tools["gpuflags"] = flags
+    return tools
+
+
+def _output_path(name: str, build_dir: Path, output: str | None) -> Path:
+    if output is None:
+        suffix = ".dll" if sys.platform.startswith("win32") else ".so"
+        return build_dir / f"{name}{suffix}"
+    return build_dir / output  # an absolute `output` replaces build_dir
+
+
+def _file_digest(path: str) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _stamp_path(output: Path) -> Path:
+    return output.with_name(output.name + _STAMP_SUFFIX)
+
+
+def _is_current(output: Path, key: str) -> bool:
+    """Whether ``output`` was built, completely, from inputs hashing to ``key``."""
+    stamp = _stamp_path(output)
+    return output.exists() and stamp.exists() and stamp.read_text(encoding="utf-8") == key
+
+
+@dataclass(frozen=True)
+class _BuildPlan:
+    """Everything one build needs, decided before taking the lock."""
+
+    build_dir: Path
+    output: Path
+    key: str
+    generated: dict[str, str]
+    tools: dict[str, list[str]]
+    steps: list[CompileStep]
+    prebuilt: list[str]
+
+
+def _make_plan(
+    name: str, options: BuildOptions, source_files: Sequence[str], generated: dict[str, str]
+) -> _BuildPlan:
+    all_sources = [str(Path(path).resolve()) for path in source_files] + sorted(generated)
+    steps, prebuilt = _compile_steps(all_sources)
+    if not steps and not prebuilt:
+        raise ValueError("tvm_ffi.cpp: nothing to build; give at least one source")
+    tools = _tools(steps, options)
+    key = cache.content_hash(
+        {
+            "name": name,
+            "files": {path: _file_digest(path) for path in all_sources if path not in generated},
+            "generated": generated,
+            "tools": tools,
+            "output": options.output,
+            "version": __version__,
+        }
+    )
+    if options.build_directory is not None:
+        build_dir = Path(options.build_directory)
+    else:
+        build_dir = cache.cached_build_dir(name, key)
+    output = _output_path(name, build_dir, options.output)
+    return _BuildPlan(build_dir, output, key, generated, tools, steps, prebuilt)
+
+
+def _run_plan(plan: _BuildPlan) -> None:
+    """Write the generated sources and build.ninja, run ninja, then stamp the output."""
+    for file_name, text in plan.generated.items():
+        ninja_build.write_if_changed(plan.build_dir / file_name, text)
+    link_rule = "link_object" if plan.output.suffix in _OBJECT_SUFFIXES else "link_shared"
+    build_file = ninja_build.render_build_file(
+        plan.tools, plan.steps, plan.prebuilt, str(plan.output), link_rule
+    )
+    ninja_build.write_if_changed(plan.build_dir / ninja_build.BUILD_FILE_NAME, build_file)
+    ninja_build.run_ninja(toolchain.find_ninja(), plan.build_dir)
+    ninja_build.write_if_changed(_stamp_path(plan.output), plan.key)
+
+
+def build_library(
+    name: str,
+    options: BuildOptions,
+    source_files: Sequence[str] = (),
+    generated_sources: dict[str, str] | None = None,
+) -> str:
+    """Compile and link ``source_files`` plus ``generated_sources`` (file name -> text).
+
+    Without ``options.build_directory`` the build lives in the cache directory named after the
+    hash of every input. Generated sources are written into the build directory. A build whose
+    inputs are all generated is skipped when its stamp matches; otherwise ninja decides what to
+    rebuild (source files may include headers the hash does not see). A file lock serialises
+    concurrent builds of one directory.
+
+    Returns
+    -------
+    str
+        The path of the shared library (or object file).
+    """
+    check_identifier(name, "name")
+    plan = _make_plan(name, options, source_files, dict(generated_sources or {}))
+    if not source_files and _is_current(plan.output, plan.key):
+        return str(plan.output)
+    plan.build_dir.mkdir(parents=True, exist_ok=True)
+    with ninja_build.build_lock(plan.build_dir):
+        _run_plan(plan)
+    return str(plan.output)

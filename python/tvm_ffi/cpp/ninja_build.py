@@ -1,0 +1,132 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Write ``build.ninja``, run ninja, and guard a build directory with a file lock."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import shlex
+import subprocess
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+BUILD_FILE_NAME = "build.ninja"
+_LOCK_FILE_NAME = ".tvm_ffi_build.lock"
+
+# Every rule writes `$out.tmp` and renames it over `$out`, so an interrupted or concurrent
+# build never leaves a half-written object or library under its final name.
+_RULES = """\
+rule compile_cxx
+  command = $cxx -MMD -MT $out -MF $out.d $cxxflags -c $in -o $out.tmp && mv -f $out.tmp $out
+  depfile = $out.d
+  deps = gcc
+  description = CXX $in
+
+rule compile_c
+  command = $cc -MMD -MT $out -MF $out.d $cflags -c $in -o $out.tmp && mv -f $out.tmp $out
+  depfile = $out.d
+  deps = gcc
+  description = CC $in
+
+rule compile_gpu
+  command = $gpucc $gpuflags -c $in -o $out.tmp && mv -f $out.tmp $out
+  description = GPUCC $in
+
+rule link_shared
+  command = $cxx $in -o $out.tmp $ldflags && mv -f $out.tmp $out
+  description = LINK $out
+
+rule link_object
+  command = $cxx -r -nostdlib $in -o $out.tmp && mv -f $out.tmp $out
+  description = LINK $out
+"""
+
+
+@dataclass(frozen=True)
+class CompileStep:
+    """One source compiled by ``rule`` (``compile_cxx``, ``compile_c`` or ``compile_gpu``)."""
+
+    rule: str
+    source: str
+    obj: str
+
+
+def _escape_path(path: str) -> str:
+    return path.replace("$", "$$").replace(" ", "$ ").replace(":", "$:")
+
+
+def _variable(name: str, command: Sequence[str]) -> str:
+    joined = " ".join(shlex.quote(word) for word in command)
+    return f"{name} = {joined.replace('$', '$$')}\n"
+
+
+def render_build_file(
+    tools: dict[str, Sequence[str]],
+    steps: Sequence[CompileStep],
+    prebuilt_objects: Sequence[str],
+    output: str,
+    link_rule: str,
+) -> str:
+    """Render ``build.ninja``: tool and flag variables, the rules, one edge per step, the link.
+
+    ``tools`` maps the variables the rules use (``cxx``, ``cxxflags``, ``cc``, ``cflags``,
+    ``gpucc``, ``gpuflags``, ``ldflags``) to command words.
+    """
+    lines = ["ninja_required_version = 1.3\n"]
+    lines += [_variable(name, words) for name, words in sorted(tools.items())]
+    lines += ["\n", _RULES, "\n"]
+    for step in steps:
+        obj, source = _escape_path(step.obj), _escape_path(step.source)
+        lines.append(f"build {obj}: {step.rule} {source}\n")
+    inputs = [_escape_path(step.obj) for step in steps]
+    inputs += [_escape_path(obj) for obj in prebuilt_objects]
+    lines.append(f"\nbuild {_escape_path(output)}: {link_rule} {' '.join(inputs)}\n")
+    lines.append(f"default {_escape_path(output)}\n")
+    return "".join(lines)
+
+
+def write_if_changed(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file, leaving an identical file untouched.
+
+    Keeping the modification time of unchanged files lets ninja see that nothing is to do.
+    """
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        return
+    temporary = path.with_name(f"{path.name}.tmp{os.getpid()}")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def _job_count_args() -> list[str]:
+    jobs = os.environ.get("MAX_JOBS", "").strip()
+    return ["-j", jobs] if jobs.isdigit() and int(jobs) > 0 else []
+
+
+def run_ninja(ninja: str, build_dir: Path) -> None:
+    """Run ninja in ``build_dir`` (``$MAX_JOBS`` parallel jobs when set).
+
+    Raises
+    ------
+    RuntimeError
+        If ninja fails; the message holds ninja's output, including the compiler's errors.
+    """
+    command = [ninja, "-C", str(build_dir), "-f", BUILD_FILE_NAME, *_job_count_args()]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(
+            f"ninja exited with status {done.returncode}\n"
+            f"stdout: {done.stdout}\nstderr: {done.stderr}"
+        )
+
+
+@contextlib.contextmanager
+def build_lock(build_dir: Path) -> Iterator[None]:
+    """Hold an exclusive ``flock`` on the build directory's lock file (blocks until free)."""
+    with open(build_dir / _LOCK_FILE_NAME, "a") as lock_file:
+        fcntl.flock(lock_file.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock_file.fileno(), fcntl.LOCK_UN)

@@ -1,0 +1,147 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Find the tools a build needs: the C and C++ compilers, nvcc or hipcc, and ninja."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class GpuToolchain:
+    """How to compile and link GPU sources for one backend (``"cuda"`` or ``"hip"``)."""
+
+    backend: str
+    compiler: str
+    home: str | None
+    compile_flags: tuple[str, ...]
+    link_flags: tuple[str, ...]
+
+
+def _resolve_command(text: str, what: str) -> list[str]:
+    """Split a compiler command (``$CXX`` may be ``"ccache g++"``) and resolve its program."""
+    words = shlex.split(text)
+    program = shutil.which(words[0]) if words else None
+    if program is None:
+        raise RuntimeError(f"tvm_ffi.cpp: {what} '{text}' not found")
+    return [program, *words[1:]]
+
+
+def find_cxx_compiler() -> list[str]:
+    """Return the C++ compiler command: ``$CXX``, else ``c++`` or ``g++`` from PATH."""
+    if os.environ.get("CXX"):
+        return _resolve_command(os.environ["CXX"], "C++ compiler ($CXX)")
+    for name in ("c++", "g++", "clang++"):
+        if shutil.which(name):
+            return _resolve_command(name, "C++ compiler")
+    raise RuntimeError("tvm_ffi.cpp: no C++ compiler found; set $CXX or install c++/g++")
+
+
+def find_c_compiler() -> list[str]:
+    """Return the C compiler command: ``$CC``, else ``cc``, ``gcc`` or ``clang`` from PATH."""
+    if os.environ.get("CC"):
+        return _resolve_command(os.environ["CC"], "C compiler ($CC)")
+    for name in ("cc", "gcc", "clang"):
+        if shutil.which(name):
+            return _resolve_command(name, "C compiler")
+    raise RuntimeError("tvm_ffi.cpp: no C compiler found; set $CC or install cc/gcc")
+
+
+def find_ninja() -> str:
+    """Return the ninja executable: from PATH, else from the ``ninja`` Python package."""
+    found = shutil.which("ninja")
+    if found:
+        return found
+    try:
+        import ninja  # the PyPI package ships the binary
+    except ImportError:
+        ninja = None
+    bin_dir = getattr(ninja, "BIN_DIR", "")
+    candidate = Path(bin_dir) / "ninja" if bin_dir else None
+    if candidate is not None and candidate.is_file():
+        return str(candidate)
+    raise RuntimeError("tvm_ffi.cpp: ninja not found; install it with `pip install ninja`")
+
+
+def _cuda_home() -> str | None:
+    """``$CUDA_HOME``/``$CUDA_PATH`` when set, else the install above nvcc, else /usr/local/cuda."""
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        if os.environ.get(var):
+            return os.environ[var]
+    nvcc = shutil.which("nvcc")
+    if nvcc and Path(nvcc).resolve().parent.name == "bin":
+        home = Path(nvcc).resolve().parent.parent
+        if (home / "include" / "cuda_runtime.h").exists():
+            return str(home)
+    return "/usr/local/cuda" if Path("/usr/local/cuda/bin/nvcc").exists() else None
+
+
+def _rocm_home() -> str | None:
+    home = os.environ.get("ROCM_PATH") or os.environ.get("ROCM_HOME") or "/opt/rocm"
+    return home if Path(home).exists() else None
+
+
+def _gpu_compiler(home: str | None, program: str) -> str | None:
+    """Return the compiler under ``home/bin``; without a home, the one on PATH."""
+    if home is not None:
+        candidate = Path(home) / "bin" / program
+        return str(candidate) if candidate.is_file() else None
+    return shutil.which(program)
+
+
+def _library_dir_flags(home: str | None, subdirs: tuple[str, ...]) -> list[str]:
+    """``-L`` and ``-rpath`` flags for the existing library directories under ``home``."""
+    dirs = [Path(home) / sub for sub in subdirs] if home else []
+    return [flag for d in dirs if d.is_dir() for flag in (f"-L{d}", f"-Wl,-rpath,{d}")]
+
+
+def _cuda_toolchain() -> GpuToolchain | None:
+    home = _cuda_home()
+    nvcc = _gpu_compiler(home, "nvcc")
+    if nvcc is None:
+        return None
+    compile_flags = ("-Xcompiler", "-fPIC")
+    link_flags = (*_library_dir_flags(home, ("lib64", "lib")), "-lcudart")
+    return GpuToolchain("cuda", nvcc, home, compile_flags, link_flags)
+
+
+def _hip_toolchain() -> GpuToolchain | None:
+    home = _rocm_home()
+    hipcc = _gpu_compiler(home, "hipcc")
+    if hipcc is None:
+        return None
+    link_flags = (*_library_dir_flags(home, ("lib",)), "-lamdhip64")
+    return GpuToolchain("hip", hipcc, home, ("-fPIC",), link_flags)
+
+
+def find_gpu_toolchain(backend: str | None) -> GpuToolchain:
+    """Return the GPU toolchain for ``backend``; ``None`` picks CUDA, else HIP, if installed.
+
+    Raises
+    ------
+    ValueError
+        If ``backend`` is neither ``None``, ``"cuda"`` nor ``"hip"``.
+    RuntimeError
+        If the compiler (nvcc or hipcc) is not found.
+    """
+    if backend not in (None, "cuda", "hip"):
+        raise ValueError(f"tvm_ffi.cpp: backend must be 'cuda' or 'hip', got {backend!r}")
+    if backend in (None, "cuda"):
+        toolchain = _cuda_toolchain()
+        if toolchain is not None:
+            return toolchain
+    if backend in (None, "hip"):
+        toolchain = _hip_toolchain()
+        if toolchain is not None:
+            return toolchain
+    if backend == "hip":
+        raise RuntimeError(
+            "tvm_ffi.cpp: cannot compile HIP sources: hipcc not found (set ROCM_PATH)"
+        )
+    raise RuntimeError(
+        "tvm_ffi.cpp: cannot compile CUDA sources: nvcc not found "
+        "(set CUDA_HOME or put nvcc on PATH)"
+    )

@@ -1,0 +1,369 @@
+# SPDX-License-Identifier: Apache-2.0
+"""tvm_ffi.cpp: compiling C++/C/CUDA sources through ninja into a content-hashed cache."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import tvm_ffi
+import tvm_ffi.cpp
+from tvm_ffi.cpp import inline_source, ninja_build
+
+RICH_SOURCE = """
+#include <tvm/ffi/container/array.h>
+#include "jit_offset.h"
+
+int add_one(int x) { return x + 1; }
+int64_t scaled(int64_t x) { return x * VALUE + header_offset(); }
+int64_t sum(tvm::ffi::Array<int64_t> values) {
+  int64_t total = 0;
+  for (int64_t v : values) total += v;
+  return total;
+}
+tvm::ffi::String greet(tvm::ffi::String who) { return "hello " + std::string(who); }
+void fail(int code) { TVM_FFI_THROW(ValueError) << "bad input " << code; }
+"""
+
+ADD_ONE = "int add_one(int x) { return x + 1; }\n"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def cache_dir(tmp_path_factory: pytest.TempPathFactory):
+    path = tmp_path_factory.mktemp("tvm_ffi_cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TVM_FFI_CACHE_DIR", str(path))
+        yield path
+
+
+@pytest.fixture(scope="module")
+def header_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("headers")
+    (path / "jit_offset.h").write_text("inline int header_offset() { return 100; }\n")
+    return path
+
+
+def _build_rich(header_dir: Path) -> str:
+    return tvm_ffi.cpp.build_inline(
+        "jit_rich",
+        cpp_sources=RICH_SOURCE,
+        functions={"add_one": "Add one to x.", "scaled": "", "sum": "", "greet": "", "fail": ""},
+        extra_cflags=["-DVALUE=7"],
+        extra_include_paths=[str(header_dir)],
+    )
+
+
+@pytest.fixture(scope="module")
+def rich_library(header_dir: Path) -> tuple[str, float]:
+    start = time.perf_counter()
+    path = _build_rich(header_dir)
+    return path, time.perf_counter() - start
+
+
+@pytest.fixture(scope="module")
+def rich_module(rich_library: tuple[str, float]) -> tvm_ffi.Module:
+    return tvm_ffi.load_module(rich_library[0])
+
+
+def test_load_inline_add_one(rich_module):
+    assert rich_module.add_one(41) == 42
+
+
+def test_extra_cflags_and_include_paths(rich_module):
+    assert rich_module.scaled(2) == 2 * 7 + 100
+
+
+def test_exported_containers_and_strings(rich_module):
+    assert rich_module.sum([1, 2, 3]) == 6
+    assert rich_module.greet("jit") == "hello jit"
+
+
+def test_function_docstrings(rich_module):
+    assert rich_module.get_function_doc("add_one") == "Add one to x."
+    assert rich_module.get_function_doc("scaled") is None
+
+
+def test_cpp_error_becomes_python_error(rich_module):
+    with pytest.raises(ValueError, match="bad input 3"):
+        rich_module.fail(3)
+
+
+def test_library_is_in_hashed_cache_dir(rich_library, cache_dir):
+    path = Path(rich_library[0])
+    assert path.parent.parent == cache_dir
+    assert path.parent.name.startswith("jit_rich_")
+    assert (path.parent / "build.ninja").exists()
+
+
+def test_second_call_hits_cache(rich_library, header_dir, monkeypatch):
+    path, first_seconds = rich_library
+    mtime = os.stat(path).st_mtime_ns
+
+    def no_ninja(*args, **kwargs):
+        raise AssertionError("ninja must not run for a cached build")
+
+    monkeypatch.setattr(ninja_build, "run_ninja", no_ninja)
+    start = time.perf_counter()
+    assert _build_rich(header_dir) == path
+    second_seconds = time.perf_counter() - start
+    assert os.stat(path).st_mtime_ns == mtime
+    assert second_seconds < 0.5 < first_seconds
+    print(f"first build {first_seconds:.2f} s, cached call {second_seconds * 1e3:.2f} ms")
+
+
+def test_functions_as_list_with_build_directory(tmp_path, monkeypatch):
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "step.h").write_text("constexpr int kStep = 1;\n")
+    monkeypatch.chdir(tmp_path)  # relative include paths resolve against the caller's cwd
+    source = '#include "step.h"\n' + ADD_ONE + "int sub_one(int x) { return x - kStep; }\n"
+    module = tvm_ffi.cpp.load_inline(
+        "jit_list",
+        cpp_sources=[source],
+        functions=["add_one", "sub_one"],
+        extra_include_paths=["inc"],
+        build_directory=str(tmp_path),
+    )
+    assert (module.add_one(1), module.sub_one(1)) == (2, 0)
+    assert (tmp_path / "jit_list.so").exists()
+    assert "TVM_FFI_DLL_EXPORT_INCLUDE_METADATA" not in (tmp_path / "main.cpp").read_text()
+
+
+def test_functions_forms_normalize():
+    assert inline_source.normalize_functions(None) == {}
+    assert inline_source.normalize_functions("f") == {"f": ""}
+    assert inline_source.normalize_functions(["f", "g"]) == {"f": "", "g": ""}
+    assert inline_source.normalize_functions({"f": "doc", "g": None}) == {"f": "doc", "g": ""}
+
+
+def test_assembled_source_exports_after_sources():
+    text = inline_source.assemble_source([ADD_ONE], {"add_one": 'say "hi"\n'})
+    assert text.index("#include <tvm/ffi/function.h>") < text.index(ADD_ONE)
+    assert text.index(ADD_ONE) < text.index("TVM_FFI_DLL_EXPORT_TYPED_FUNC(add_one, add_one)")
+    assert 'TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(add_one, "say \\"hi\\"\\012")' in text
+
+
+C_SOURCE = """
+#include <tvm/ffi/c_api.h>
+
+int c_triple(int x) { return 3 * x; }
+
+TVM_FFI_DLL_EXPORT int __tvm_ffi_add_two(void* self, const TVMFFIAny* args, int32_t num_args,
+                                         TVMFFIAny* result) {
+  (void)self;
+  (void)num_args;
+  result->type_index = kTVMFFIInt;
+  result->zero_padding = 0;
+  result->v_int64 = args[0].v_int64 + 2;
+  return 0;
+}
+"""
+
+CC_SOURCE = """
+#include <tvm/ffi/function.h>
+
+extern "C" int c_triple(int x);
+int triple_plus_one(int x) { return c_triple(x) + 1; }
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(triple_plus_one, triple_plus_one)
+"""
+
+
+def test_build_and_load_files(tmp_path, monkeypatch):
+    (tmp_path / "part.cc").write_text(CC_SOURCE)
+    (tmp_path / "helper.c").write_text(C_SOURCE)
+    c_compiler = shutil.which("gcc") or shutil.which("cc")
+    monkeypatch.setenv("CC", c_compiler)
+    build_dir = tmp_path / "build"
+    path = tvm_ffi.cpp.build(
+        "jit_files",
+        sources=[tmp_path / "part.cc"],
+        cpp_files=[str(tmp_path / "helper.c")],
+        build_directory=str(build_dir),
+    )
+    assert f"cc = {c_compiler}\n" in (build_dir / "build.ninja").read_text()
+    module = tvm_ffi.cpp.load(
+        "jit_files",
+        sources=[tmp_path / "part.cc", tmp_path / "helper.c"],
+        build_directory=str(build_dir),
+    )
+    assert path == str(build_dir / "jit_files.so")
+    assert module.triple_plus_one(2) == 7
+    assert module.add_two(5) == 7
+
+
+def _is_relocatable_elf(path: Path) -> bool:
+    header = path.read_bytes()[:18]
+    return header[:4] == b"\x7fELF" and int.from_bytes(header[16:18], "little") == 1
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="checks the ELF header")
+def test_output_object_file(tmp_path):
+    path = Path(
+        tvm_ffi.cpp.build_inline(
+            "jit_object", cpp_sources=ADD_ONE, functions="add_one", output="add_one.o"
+        )
+    )
+    assert path.name == "add_one.o"
+    assert _is_relocatable_elf(path)
+    assert b"__tvm_ffi_add_one" in path.read_bytes()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="checks the ELF header")
+def test_files_build_rebuilds_changed_source(tmp_path):
+    source = tmp_path / "only.c"
+    source.write_text("int value(void) { return 1; }\n")
+    build_dir = tmp_path / "build"
+    options = {"sources": [source], "build_directory": str(build_dir), "output": "only.o"}
+    path = Path(tvm_ffi.cpp.build("jit_c_object", **options))
+    assert _is_relocatable_elf(path)
+    before = path.read_bytes()
+    source.write_text("int value(void) { return 12345; }\n")
+    assert Path(tvm_ffi.cpp.build("jit_c_object", **options)) == path
+    assert path.read_bytes() != before
+
+
+def test_compile_error_carries_compiler_message(cache_dir):
+    source = "int broken() { return undeclared_thing_xyz; }\n"
+    with pytest.raises(RuntimeError) as info:
+        tvm_ffi.cpp.load_inline("jit_broken", cpp_sources=source, functions="broken")
+    message = str(info.value)
+    assert message.startswith("ninja exited with status 1\nstdout: ")
+    assert "undeclared_thing_xyz" in message
+    assert not list(cache_dir.glob("jit_broken_*/*.so"))
+
+
+CONCURRENT_SCRIPT = """
+import sys
+import tvm_ffi.cpp
+module = tvm_ffi.cpp.load_inline(
+    "jit_race", cpp_sources="int add_one(int x) { return x + 1; }\\n", functions="add_one"
+)
+assert module.add_one(int(sys.argv[1])) == int(sys.argv[1]) + 1
+"""
+
+
+def test_concurrent_builds_share_the_cache(tmp_path):
+    cache = tmp_path / "cache"
+    env = {**os.environ, "TVM_FFI_CACHE_DIR": str(cache)}
+    script = tmp_path / "race.py"
+    script.write_text(CONCURRENT_SCRIPT)
+    workers = [
+        subprocess.Popen(
+            [sys.executable, str(script), str(i)],
+            env=env,
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i in range(2)
+    ]
+    for worker in workers:
+        _, stderr = worker.communicate(timeout=300)
+        assert worker.returncode == 0, stderr
+    (build_dir,) = cache.glob("jit_race_*")
+    assert sorted(p.name for p in build_dir.glob("*.so")) == ["jit_race.so"]
+    assert not list(build_dir.glob("*.tmp*"))
+    compiled = (build_dir / ".ninja_log").read_text().splitlines()[1:]  # one line per edge run
+    assert [line.split("\t")[3] for line in compiled].count("main_cpp.o") == 1
+    subprocess.run([sys.executable, str(script), "7"], env=env, check=True, timeout=60)
+
+
+@pytest.mark.parametrize("name", ["bad name", "../escape", "1st", "", "a-b"])
+def test_bad_name_is_rejected(name):
+    with pytest.raises(ValueError, match="identifier-like"):
+        tvm_ffi.cpp.build_inline(name, cpp_sources=ADD_ONE, functions="add_one")
+
+
+def test_bad_function_name_is_rejected():
+    with pytest.raises(ValueError, match="function name"):
+        tvm_ffi.cpp.build_inline("jit_ok", cpp_sources=ADD_ONE, functions=["add one"])
+
+
+def test_no_sources_is_rejected():
+    with pytest.raises(ValueError, match="cpp_sources or cuda_sources"):
+        tvm_ffi.cpp.build_inline("jit_empty", functions="f")
+
+
+def test_embed_cubin_is_not_implemented():
+    with pytest.raises(NotImplementedError, match="embed_cubin"):
+        tvm_ffi.cpp.build_inline("jit_cubin", cuda_sources="", embed_cubin={"k": b"\0"})
+
+
+def test_missing_nvcc_is_reported(tmp_path, monkeypatch):
+    monkeypatch.setenv("CUDA_HOME", str(tmp_path))
+    with pytest.raises(RuntimeError, match="nvcc not found"):
+        tvm_ffi.cpp.build_inline("jit_cuda", cuda_sources=ADD_ONE, backend="cuda")
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+def test_cuda_sources_compile_with_nvcc():
+    cuda_source = "__global__ void fill(float* x) { x[threadIdx.x] = 1.0f; }\n" + ADD_ONE
+    module = tvm_ffi.cpp.load_inline(
+        "jit_cuda_host", cuda_sources=cuda_source, functions="add_one", backend="cuda"
+    )
+    assert module.add_one(1) == 2
+
+
+@pytest.mark.parametrize(
+    ("dtype", "cpp_type"),
+    [
+        ("bool", "bool"),
+        ("int8", "int8_t"),
+        ("int16", "int16_t"),
+        ("int32", "int32_t"),
+        ("int64", "int64_t"),
+        ("uint8", "uint8_t"),
+        ("uint16", "uint16_t"),
+        ("uint32", "uint32_t"),
+        ("uint64", "uint64_t"),
+        ("float16", "__half"),
+        ("float32", "float"),
+        ("float64", "double"),
+        ("bfloat16", "__nv_bfloat16"),
+        ("float8_e4m3fn", "__nv_fp8_e4m3"),
+        ("float8_e5m2", "__nv_fp8_e5m2"),
+        ("float4_e2m1fnx2", "__nv_fp4x2_e2m1"),
+        ("f32", "float"),
+        ("fp8_e5m2", "__nv_fp8_e5m2"),
+    ],
+)
+def test_to_cpp_dtype(dtype, cpp_type):
+    assert tvm_ffi.cpp.to_cpp_dtype(dtype) == cpp_type
+
+
+@pytest.mark.parametrize("dtype", ["float32x4", "complex64", "int7", "handle"])
+def test_to_cpp_dtype_unknown(dtype):
+    with pytest.raises(ValueError, match=dtype):
+        tvm_ffi.cpp.to_cpp_dtype(dtype)
+
+
+def test_import_tvm_ffi_does_not_import_cpp(run_python):
+    code = "import tvm_ffi, sys; assert 'tvm_ffi.cpp' not in sys.modules"
+    run_python("-c", code)
+    run_python("-c", "import tvm_ffi; assert 'cpp' in tvm_ffi.__all__; tvm_ffi.cpp.load_inline")
+
+
+def test_max_jobs_is_passed_to_ninja(monkeypatch):
+    monkeypatch.setenv("MAX_JOBS", "3")
+    assert ninja_build._job_count_args() == ["-j", "3"]
+    monkeypatch.setenv("MAX_JOBS", "many")
+    assert ninja_build._job_count_args() == []
+
+
+def test_generated_build_file_is_valid(tmp_path):
+    text = ninja_build.render_build_file(
+        {"cxx": ["c++"], "cxxflags": ["-DX=$HOME"], "ldflags": ["-shared"]},
+        [ninja_build.CompileStep("compile_cxx", "a b.cc", "a_b.o")],
+        [],
+        "out.so",
+        "link_shared",
+    )
+    assert "cxxflags = '-DX=$$HOME'\n" in text
+    assert "build a_b.o: compile_cxx a$ b.cc\n" in text
+    assert "build out.so: link_shared a_b.o\n" in text
