@@ -185,6 +185,28 @@ TEST(TensorView, AsStridedKeepsTheSourceAliveAndCopiesShape) {
   EXPECT_EQ(freed, 1);
 }
 
+TEST(TensorCApi, RejectsBadInput) {
+  int allocated = 0, freed = 0;
+  Tensor source = MakeCPUTensor({6}, &allocated, &freed);
+  DLTensor prototype = *source.GetDLTensorPtr();
+  prototype.strides = nullptr;
+  TVMFFIObjectHandle out = nullptr;
+  TVMFFIObject* handle = tvm::ffi::details::ObjectUnsafe::GetHeader(source);
+  EXPECT_EQ(TVMFFITensorCreateUnsafeView(handle, &prototype, &out), -1);
+  tvm_ffi_test::ExpectRaised("ValueError", "explicit strides");
+  Shape shape{1, 2};
+  DLManagedTensor* managed = nullptr;
+  EXPECT_EQ(TVMFFITensorToDLPack(tvm::ffi::details::ObjectUnsafe::GetHeader(shape), &managed), -1);
+  tvm_ffi_test::ExpectRaised("TypeError", "expected a Tensor");
+  int deleted = 0;
+  auto* capsule = NewCapsule<DLManagedTensorVersioned>(&deleted);
+  capsule->managed.version.major = DLPACK_MAJOR_VERSION + 1;
+  EXPECT_EQ(TVMFFITensorFromDLPackVersioned(&capsule->managed, 0, 0, &out), -1);
+  tvm_ffi_test::ExpectRaised("RuntimeError", "major version");
+  capsule->managed.deleter(&capsule->managed);
+  EXPECT_EQ(deleted, 1);
+}
+
 TEST(TensorView, AsStridedRejectsMismatchedSizes) {
   int allocated = 0, freed = 0;
   Tensor source = MakeCPUTensor({6}, &allocated, &freed);

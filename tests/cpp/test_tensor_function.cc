@@ -63,6 +63,10 @@ TEST(TensorFunction, OptionalTensorView) {
   Function has_value = Function::GetGlobalRequired("testing.optional_tensor_view_has_value");
   EXPECT_TRUE(has_value(EmptyCPU({1})).cast<bool>());
   EXPECT_FALSE(has_value(nullptr).cast<bool>());
+  Function opt_tensor =
+      Function::FromTyped([](Optional<Tensor> tensor) { return tensor.has_value(); });
+  EXPECT_TRUE(opt_tensor(EmptyCPU({1})).cast<bool>());
+  EXPECT_FALSE(opt_tensor(nullptr).cast<bool>());
   Function opt = Function::FromTyped([](Optional<TensorView> view) { return view.has_value(); });
   EXPECT_EQ(ErrorText([&] { opt(2.5); }),
             "TypeError: Mismatched type on argument #0 when calling: "
