@@ -15,9 +15,11 @@ namespace tvm {
 namespace ffi {
 namespace {
 
-/// Strides storage right after the object, allocated with make_inplace_array_object.
-int64_t* InlineValues(TensorObj* obj) {
-  return reinterpret_cast<int64_t*>(reinterpret_cast<char*>(obj) + sizeof(TensorObj));
+/// Storage right after the whole object (its subclass members included), allocated with
+/// make_inplace_array_object.
+template <typename ObjType>
+int64_t* InlineValues(ObjType* obj) {
+  return reinterpret_cast<int64_t*>(reinterpret_cast<char*>(obj) + sizeof(ObjType));
 }
 
 /// A tensor that owns a DLPack capsule (legacy or versioned) and runs its deleter once.

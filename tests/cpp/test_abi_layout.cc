@@ -2,6 +2,7 @@
 // test_abi_layout.cc: pins every ABI struct layout and enum value of spec/ABI.md, plus type keys.
 #include <gtest/gtest.h>
 #include <tvm/ffi/c_api.h>
+#include <tvm/ffi/container/tensor_layout.h>
 #include <tvm/ffi/extra/c_env_api.h>
 
 #include <cstddef>
@@ -307,6 +308,17 @@ constexpr StaticTypeKey kStaticTypeKeys[] = {
 
 std::string KeyOf(const TVMFFITypeInfo* info) {
   return std::string(info->type_key.data, info->type_key.size);
+}
+
+TEST(AbiLayout, TensorObjHoldsDLTensorAtHandlePlus24) {
+  static_assert(sizeof(tvm::ffi::TensorObj) == sizeof(TVMFFIObject) + sizeof(DLTensor),
+                "TensorObj is the header plus a DLTensor");
+  tvm::ffi::TensorObj obj;
+  const char* handle = reinterpret_cast<const char*>(&obj);
+  const char* tensor = reinterpret_cast<const char*>(static_cast<const DLTensor*>(&obj));
+  EXPECT_EQ(tensor - handle, 24);
+  EXPECT_EQ(reinterpret_cast<const char*>(&obj.data) - handle, 24);
+  EXPECT_EQ(reinterpret_cast<const char*>(&obj.byte_offset) - handle, 64);
 }
 
 TEST(AbiLayout, VersionMatchesMacros) {

@@ -189,22 +189,6 @@ struct TypeTraits<void*> : public PODTypeTraitsBase<void*, TypeTraits<void*>> {
   static std::string TypeStr() { return StaticTypeKey::kTVMFFIOpaquePtr; }
 };
 
-/// DLDevice: Device cells.
-template <>
-struct TypeTraits<DLDevice> : public PODTypeTraitsBase<DLDevice, TypeTraits<DLDevice>> {
-  static constexpr int32_t kIndex = TypeIndex::kTVMFFIDevice;
-  static void Store(DLDevice src, TVMFFIAny* result) {
-    details::ResetPODCell(result, kIndex);
-    result->v_device = src;
-  }
-  static DLDevice Load(const TVMFFIAny* src) { return src->v_device; }
-  static std::optional<DLDevice> TryCastFromAnyView(const TVMFFIAny* src) {
-    if (src->type_index == kIndex) return src->v_device;
-    return std::nullopt;
-  }
-  static std::string TypeStr() { return StaticTypeKey::kTVMFFIDevice; }
-};
-
 namespace details {
 /// A borrowed view of the characters of a string-like cell (RawStr, SmallStr, Str, bytes).
 inline std::optional<TVMFFIByteArray> StringLikeView(const TVMFFIAny* src, bool allow_bytes) {
@@ -403,5 +387,6 @@ struct TypeToFieldStaticTypeIndex {
 
 }  // namespace ffi
 }  // namespace tvm
+#include <tvm/ffi/device.h>
 #include <tvm/ffi/object_ptr_traits.h>
 #endif  // TVM_FFI_TYPE_TRAITS_H_

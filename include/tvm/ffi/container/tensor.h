@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: Apache-2.0
+// container/tensor.h: Tensor (owning reference to a TensorObj) and TensorView (a borrowed
+// DLTensor copy), with DLPack import/export and allocation helpers.
+#ifndef TVM_FFI_CONTAINER_TENSOR_H_
+#define TVM_FFI_CONTAINER_TENSOR_H_
+
+#include <dlpack/dlpack.h>
+#include <tvm/ffi/c_api.h>
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/container_details.h>
+#include <tvm/ffi/container/seq_base.h>
+#include <tvm/ffi/container/shape.h>
+#include <tvm/ffi/container/tensor_details.h>
+#include <tvm/ffi/container/tensor_layout.h>
+#include <tvm/ffi/device.h>
+#include <tvm/ffi/dtype.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/memory.h>
+#include <tvm/ffi/object.h>
+#include <tvm/ffi/optional.h>
+#include <tvm/ffi/type_traits.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace tvm {
+namespace ffi {
+
+/// Owning, nullable reference to a TensorObj. Accessors do not check for null.
+class Tensor : public ObjectRef {
+ public:
+  Tensor() = default;
+  explicit Tensor(ObjectPtr<TensorObj> n) : ObjectRef(std::move(n)) {}
+  explicit Tensor(UnsafeInit tag) : ObjectRef(tag) {}
+  TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(Tensor);
+
+  void* data_ptr() const { return get()->data; }
+  DLDevice device() const { return get()->device; }
+  int32_t ndim() const { return get()->ndim; }
+  DLDataType dtype() const { return get()->dtype; }
+  uint64_t byte_offset() const { return get()->byte_offset; }
+  ShapeView shape() const { return ShapeView(get()->shape, static_cast<size_t>(get()->ndim)); }
+  /// The strides (InternalError when NULL on a tensor with dimensions).
+  ShapeView strides() const { return details::StridesOf(*get()); }
+  /// Size of dimension i; negative i counts from the end.
+  int64_t size(int64_t i) const { return get()->shape[details::NormalizeTensorIndex(i, ndim())]; }
+  /// Stride of dimension i; negative i counts from the end.
+  int64_t stride(int64_t i) const { return strides()[details::NormalizeTensorIndex(i, ndim())]; }
+  int64_t numel() const { return shape().Product(); }
+  bool IsContiguous() const { return ffi::IsContiguous(*get()); }
+  bool IsAligned(size_t alignment) const { return ffi::IsAligned(*get(), alignment); }
+  int64_t dim() { return ndim(); }
+  ShapeView sizes() const { return shape(); }
+  bool is_contiguous() const { return IsContiguous(); }
+  const DLTensor* GetDLTensorPtr() const { return get(); }
+
+  /// A tensor sharing this one's data with new shape and strides; `elem_offset`, when given,
+  /// replaces the byte offset (in elements).
+  Tensor as_strided(ShapeView shape, ShapeView strides,
+                    std::optional<int64_t> elem_offset = std::nullopt) const {
+    DLTensor prototype = details::StridedPrototype(*get(), shape, strides, elem_offset);
+    TVMFFIObjectHandle out = nullptr;
+    TVM_FFI_CHECK_SAFE_CALL(
+        TVMFFITensorCreateUnsafeView(details::ObjectUnsafe::GetHeader(*this), &prototype, &out));
+    return FromHandle(out);
+  }
+
+  /// A tensor whose data `alloc.AllocData(DLTensor*, extra...)` provides and
+  /// `alloc.FreeData(DLTensor*)` releases; strides are compact.
+  template <typename TNDAlloc, typename... Extra>
+  static Tensor FromNDAlloc(TNDAlloc alloc, ShapeView shape, DLDataType dtype, DLDevice device,
+                            Extra&&... extra) {
+    return Tensor(make_inplace_array_object<details::NDAllocTensorObj<TNDAlloc>, int64_t>(
+        2 * shape.size(), std::move(alloc), shape, std::nullopt, dtype, device,
+        std::forward<Extra>(extra)...));
+  }
+
+  /// Like FromNDAlloc with explicit strides (ValueError when their count differs).
+  template <typename TNDAlloc, typename... Extra>
+  static Tensor FromNDAllocStrided(TNDAlloc alloc, ShapeView shape, ShapeView strides,
+                                   DLDataType dtype, DLDevice device, Extra&&... extra) {
+    if (shape.size() != strides.size()) {
+      TVM_FFI_THROW(ValueError) << "shape and strides must have the same size.";
+    }
+    return Tensor(make_inplace_array_object<details::NDAllocTensorObj<TNDAlloc>, int64_t>(
+        2 * shape.size(), std::move(alloc), shape, strides, dtype, device,
+        std::forward<Extra>(extra)...));
+  }
+
+  /// Allocates through an env allocator such as TVMFFIEnvTensorAlloc; its error is rethrown.
+  static Tensor FromEnvAlloc(int (*env_alloc)(DLTensor*, TVMFFIObjectHandle*), ShapeView shape,
+                             DLDataType dtype, DLDevice device) {
+    DLTensor prototype{};
+    prototype.device = device;
+    prototype.ndim = static_cast<int32_t>(shape.size());
+    prototype.dtype = dtype;
+    prototype.shape = const_cast<int64_t*>(shape.data());
+    TVMFFIObjectHandle out = nullptr;
+    TVM_FFI_CHECK_SAFE_CALL(env_alloc(&prototype, &out));
+    return FromHandle(out);
+  }
+
+  /// Takes ownership of a legacy DLPack capsule (left with the caller when a check fails).
+  static Tensor FromDLPack(DLManagedTensor* from, size_t require_alignment = 0,
+                           bool require_contiguous = false) {
+    TVMFFIObjectHandle out = nullptr;
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFITensorFromDLPack(from, static_cast<int32_t>(require_alignment),
+                                                   require_contiguous ? 1 : 0, &out));
+    return FromHandle(out);
+  }
+
+  /// Takes ownership of a versioned DLPack capsule (left with the caller when a check fails).
+  static Tensor FromDLPackVersioned(DLManagedTensorVersioned* from, size_t require_alignment = 0,
+                                    bool require_contiguous = false) {
+    TVMFFIObjectHandle out = nullptr;
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFITensorFromDLPackVersioned(
+        from, static_cast<int32_t>(require_alignment), require_contiguous ? 1 : 0, &out));
+    return FromHandle(out);
+  }
+
+  /// A new legacy capsule holding one reference to this tensor.
+  DLManagedTensor* ToDLPack() const {
+    DLManagedTensor* out = nullptr;
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFITensorToDLPack(details::ObjectUnsafe::GetHeader(*this), &out));
+    return out;
+  }
+
+  /// A new versioned capsule holding one reference to this tensor.
+  DLManagedTensorVersioned* ToDLPackVersioned() const {
+    DLManagedTensorVersioned* out = nullptr;
+    TVM_FFI_CHECK_SAFE_CALL(
+        TVMFFITensorToDLPackVersioned(details::ObjectUnsafe::GetHeader(*this), &out));
+    return out;
+  }
+
+  using ContainerType = TensorObj;
+  static constexpr bool _type_is_nullable = true;
+
+ protected:
+  const TensorObj* get() const { return static_cast<const TensorObj*>(data_.get()); }
+
+ private:
+  static Tensor FromHandle(TVMFFIObjectHandle handle) {
+    return Tensor(details::ObjectUnsafe::ObjectPtrFromOwned<TensorObj>(handle));
+  }
+};
+
+/// A borrowed tensor: a 48-byte copy of a DLTensor whose data, shape and strides belong to
+/// someone else. Kernels take it by value.
+class TensorView {
+ public:
+  TensorView(const Tensor& tensor) {  // NOLINT(*)
+    TVM_FFI_ICHECK(tensor.defined()) << "TensorView: the tensor is null";
+    tensor_ = *tensor.GetDLTensorPtr();
+  }
+  TensorView(const DLTensor* tensor) {  // NOLINT(*)
+    TVM_FFI_ICHECK(tensor != nullptr) << "TensorView: the DLTensor pointer is null";
+    tensor_ = *tensor;
+  }
+  /// A temporary Tensor would leave the view dangling.
+  TensorView(Tensor&& tensor) = delete;  // NOLINT(*)
+  TensorView(const TensorView&) = default;
+  TensorView(TensorView&&) = default;
+  TensorView& operator=(const TensorView&) = default;
+  TensorView& operator=(TensorView&&) = default;
+  TensorView& operator=(const Tensor& tensor) {
+    *this = TensorView(tensor);
+    return *this;
+  }
+  TensorView& operator=(Tensor&& tensor) = delete;
+
+  void* data_ptr() const { return tensor_.data; }
+  DLDevice device() const { return tensor_.device; }
+  int32_t ndim() const { return tensor_.ndim; }
+  DLDataType dtype() const { return tensor_.dtype; }
+  uint64_t byte_offset() const { return tensor_.byte_offset; }
+  ShapeView shape() const { return ShapeView(tensor_.shape, static_cast<size_t>(tensor_.ndim)); }
+  /// The strides (InternalError when NULL on a tensor with dimensions).
+  ShapeView strides() const { return details::StridesOf(tensor_); }
+  /// Size of dimension i; negative i counts from the end.
+  int64_t size(int64_t i) const { return tensor_.shape[details::NormalizeTensorIndex(i, ndim())]; }
+  /// Stride of dimension i; negative i counts from the end.
+  int64_t stride(int64_t i) const { return strides()[details::NormalizeTensorIndex(i, ndim())]; }
+  int64_t numel() const { return shape().Product(); }
+  bool IsContiguous() const { return ffi::IsContiguous(tensor_); }
+  int64_t dim() const { return ndim(); }
+  ShapeView sizes() const { return shape(); }
+  bool is_contiguous() const { return IsContiguous(); }
+  const DLTensor* GetDLTensorPtr() const { return &tensor_; }
+
+  /// A view with new shape and strides, which must outlive the result; `elem_offset`, when
+  /// given, replaces the byte offset (in elements).
+  TensorView as_strided(ShapeView shape, ShapeView strides,
+                        std::optional<int64_t> elem_offset = std::nullopt) const {
+    DLTensor prototype = details::StridedPrototype(tensor_, shape, strides, elem_offset);
+    return TensorView(&prototype);
+  }
+
+ private:
+  DLTensor tensor_;
+};
+
+static_assert(sizeof(TensorView) == sizeof(DLTensor), "TensorView is a plain DLTensor copy");
+
+/// Bytes of data of a tensor, sub-byte types packed.
+inline size_t GetDataSize(const Tensor& tensor) { return GetDataSize(*tensor.GetDLTensorPtr()); }
+/// Bytes of data of a tensor view, sub-byte types packed.
+inline size_t GetDataSize(const TensorView& tensor) {
+  return GetDataSize(*tensor.GetDLTensorPtr());
+}
+
+/// TensorView in cells: a DLTensorPtr to the view's own copy; accepts DLTensorPtr and Tensor
+/// (not None). Not storable in Any.
+template <>
+struct TypeTraits<TensorView> : public TypeTraitsBase {
+  static constexpr bool storage_enabled = false;
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIDLTensorPtr;
+  static void CopyToAnyView(const TensorView& src, TVMFFIAny* result) {
+    details::ResetPODCell(result, TypeIndex::kTVMFFIDLTensorPtr);
+    result->v_ptr = const_cast<DLTensor*>(src.GetDLTensorPtr());
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* src) {
+    return src->type_index == TypeIndex::kTVMFFIDLTensorPtr && src->v_ptr != nullptr;
+  }
+  static TensorView CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    return TensorView(static_cast<const DLTensor*>(src->v_ptr));
+  }
+  static std::optional<TensorView> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
+    if (src->type_index == TypeIndex::kTVMFFITensor) {
+      return TensorView(reinterpret_cast<const DLTensor*>(static_cast<const char*>(src->v_ptr) +
+                                                          sizeof(TVMFFIObject)));
+    }
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return StaticTypeKey::kTVMFFIDLTensorPtr; }
+  static std::string TypeSchema() { return details::SimpleTypeSchema(TypeStr()); }
+};
+
+}  // namespace ffi
+}  // namespace tvm
+#endif  // TVM_FFI_CONTAINER_TENSOR_H_

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+// container/tensor_details.h: helpers shared by Tensor and TensorView.
+#ifndef TVM_FFI_CONTAINER_TENSOR_DETAILS_H_
+#define TVM_FFI_CONTAINER_TENSOR_DETAILS_H_
+
+#include <dlpack/dlpack.h>
+#include <tvm/ffi/container/shape.h>
+#include <tvm/ffi/container/tensor_layout.h>
+#include <tvm/ffi/error.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <utility>
+
+namespace tvm {
+namespace ffi {
+namespace details {
+
+[[noreturn]] TVM_FFI_COLD_CODE inline void ThrowTensorIndex(int64_t index, int32_t ndim) {
+  TVM_FFI_THROW(IndexError) << "Index " << index << " out of bounds for tensor with " << ndim
+                            << " dimensions";
+  TVM_FFI_UNREACHABLE();
+}
+
+/// Dimension `index` of a tensor with `ndim` dimensions, counting from the end when negative.
+TVM_FFI_INLINE int32_t NormalizeTensorIndex(int64_t index, int32_t ndim) {
+  int64_t normalized = index < 0 ? index + ndim : index;
+  if (normalized < 0 || normalized >= ndim) ThrowTensorIndex(index, ndim);
+  return static_cast<int32_t>(normalized);
+}
+
+/// The strides of a tensor as a ShapeView; NULL strides are allowed only for 0-d tensors.
+inline ShapeView StridesOf(const DLTensor& tensor) {
+  TVM_FFI_ICHECK(tensor.strides != nullptr || tensor.ndim == 0);
+  return ShapeView(tensor.strides, static_cast<size_t>(tensor.ndim));
+}
+
+/// A copy of `tensor` with new shape and strides (borrowed), and a byte offset of
+/// `elem_offset` elements when one is given.
+inline DLTensor StridedPrototype(const DLTensor& tensor, ShapeView shape, ShapeView strides,
+                                 std::optional<int64_t> elem_offset) {
+  if (shape.size() != strides.size()) {
+    TVM_FFI_THROW(ValueError) << "shape and strides must have the same size.";
+  }
+  DLTensor prototype = tensor;
+  prototype.ndim = static_cast<int32_t>(shape.size());
+  prototype.shape = const_cast<int64_t*>(shape.data());
+  prototype.strides = const_cast<int64_t*>(strides.data());
+  if (elem_offset.has_value()) {
+    prototype.byte_offset = GetDataSize(static_cast<size_t>(*elem_offset), tensor.dtype);
+  }
+  return prototype;
+}
+
+/// A tensor whose data comes from an NDAlloc-style allocator object kept inside it:
+/// `AllocData(DLTensor*, extra...)` runs at construction, `FreeData(DLTensor*)` at destruction.
+/// Shape and strides are stored inline after the object.
+template <typename TNDAlloc>
+class NDAllocTensorObj : public TensorObj {
+ public:
+  template <typename... Extra>
+  NDAllocTensorObj(TNDAlloc alloc, ShapeView shape, std::optional<ShapeView> strides,
+                   DLDataType dtype, DLDevice device, Extra&&... extra)
+      : alloc_(std::move(alloc)) {
+    this->ndim = static_cast<int32_t>(shape.size());
+    this->dtype = dtype;
+    this->device = device;
+    if (this->ndim > 0) {
+      this->shape = InlineValues();
+      this->strides = this->shape + this->ndim;
+      std::copy(shape.begin(), shape.end(), this->shape);
+      if (strides.has_value()) {
+        std::copy(strides->begin(), strides->end(), this->strides);
+      } else {
+        FillCompactStrides(this->shape, this->ndim, this->strides);
+      }
+    }
+    alloc_.AllocData(static_cast<DLTensor*>(this), std::forward<Extra>(extra)...);
+  }
+  ~NDAllocTensorObj() { alloc_.FreeData(static_cast<DLTensor*>(this)); }
+
+ private:
+  int64_t* InlineValues() {
+    return reinterpret_cast<int64_t*>(reinterpret_cast<char*>(this) + sizeof(*this));
+  }
+  TNDAlloc alloc_;
+};
+
+}  // namespace details
+}  // namespace ffi
+}  // namespace tvm
+#endif  // TVM_FFI_CONTAINER_TENSOR_DETAILS_H_
