@@ -64,9 +64,19 @@ if not _is_config_mode():
     from . import (
         core,  # noqa: F401 - the compiled core, reachable as tvm_ffi.core
         serialization,
+        stream,  # noqa: F401 - public submodule tvm_ffi.stream (not in __all__, as upstream)
     )
     from .container import Array, Dict, List, Map
-    from .core import Device, Function, Object, ObjectConvertible, Shape, convert
+    from .core import (
+        Device,
+        Function,
+        Object,
+        ObjectConvertible,
+        Shape,
+        Tensor,
+        convert,
+        from_dlpack,
+    )
     from .error import register_error
     from .registry import (
         get_global_func,
@@ -77,6 +87,7 @@ if not _is_config_mode():
         register_object,
         remove_global_func,
     )
+    from .stream import StreamContext, get_raw_stream, use_raw_stream, use_torch_stream
 
 __all__: list[str] = [
     "LIB",
@@ -89,15 +100,21 @@ __all__: list[str] = [
     "Object",
     "ObjectConvertible",
     "Shape",
+    "StreamContext",
+    "Tensor",
     "__version__",
     "__version_tuple__",
     "convert",
+    "from_dlpack",
     "get_global_func",
     "get_global_func_metadata",
+    "get_raw_stream",
     "init_ffi_api",
     "register_error",
     "register_global_func",
     "register_object",
     "remove_global_func",
     "serialization",
+    "use_raw_stream",
+    "use_torch_stream",
 ]

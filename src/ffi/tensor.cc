@@ -15,9 +15,11 @@ namespace tvm {
 namespace ffi {
 namespace {
 
-/// Strides storage right after the object, allocated with make_inplace_array_object.
-int64_t* InlineValues(TensorObj* obj) {
-  return reinterpret_cast<int64_t*>(reinterpret_cast<char*>(obj) + sizeof(TensorObj));
+/// Storage right after an object of the concrete type T (make_inplace_array_object puts it
+/// at sizeof(T), past the members a subclass adds to TensorObj).
+template <typename T>
+int64_t* InlineValues(T* obj) {
+  return reinterpret_cast<int64_t*>(reinterpret_cast<char*>(obj) + sizeof(T));
 }
 
 /// A tensor that owns a DLPack capsule (legacy or versioned) and runs its deleter once.

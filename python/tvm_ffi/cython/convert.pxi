@@ -14,6 +14,10 @@ cdef enum ArgRule:
     RULE_OBJECT
     RULE_RVALUE_REF
     RULE_FFI_OBJECT_PROTOCOL
+    RULE_DLPACK_EXCHANGE
+    RULE_CUDA_STREAM_PROTOCOL
+    RULE_CUSTREAM
+    RULE_DLPACK
     RULE_BOOL
     RULE_INT
     RULE_FLOAT
@@ -49,6 +53,9 @@ cdef int classify_type(type cls) except -1:
         return RULE_RVALUE_REF
     if hasattr(cls, "__tvm_ffi_object__"):
         return RULE_FFI_OBJECT_PROTOCOL
+    tensor_rule = classify_tensor_type(cls)
+    if tensor_rule >= 0:
+        return tensor_rule
     if issubclass(cls, bool):
         return RULE_BOOL
     if issubclass(cls, numbers.Integral):
@@ -195,8 +202,10 @@ cdef int set_container(TVMFFIAny* out, object value, TVMFFIObjectHandle* temp) e
         items = value
         func = _get_builtin_func("ffi.Array")
     cdef TVMFFIAny result
+    cdef TVMFFIPyCallContext inner
     TVMFFIPySetNone(&result)
-    call_packed((<CObject>func).chandle, tuple(items), &result, False)
+    call_packed_in((<CObject>func).chandle, tuple(items), &result, False, &inner)
+    merge_call_context(TVMFFIPyCurrentCallContext(), &inner)
     return set_owned(out, TVMFFIPyCellObject(&result), temp)
 
 
@@ -246,6 +255,8 @@ cdef int convert_arg_by_rule(object value, int rule, TVMFFIAny* out,
             return 0
         TVMFFIPySetObject(out, (<CObject>value).chandle)
         return 0
+    if rule >= RULE_DLPACK_EXCHANGE and rule <= RULE_DLPACK:
+        return convert_tensor_arg(value, rule, out, temp)
     if rule == RULE_NONE:
         TVMFFIPySetNone(out)
         return 0
@@ -393,5 +404,7 @@ cdef object make_arg_view_value(const TVMFFIAny* cell):
     if index == kTVMFFIObjectRValueRef:
         if (<TVMFFIObjectHandle*>cell.v_ptr)[0] == NULL:
             raise ValueError("RValueRef already moved")
+    if index == kTVMFFIDLTensorPtr:
+        return make_tensor_from_borrowed(<DLTensor*>cell.v_ptr)
     CHECK_CALL(TVMFFIAnyViewToOwnedAny(cell, &owned))
     return make_result(&owned)
