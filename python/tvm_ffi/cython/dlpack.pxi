@@ -84,8 +84,17 @@ cdef extern from "tvm_ffi_python_dlpack.h":
 
     DLTensor* TVMFFIPyTensorCell(TVMFFIObjectHandle handle) nogil
     int TVMFFIPyTensorToCapsule(TVMFFIObjectHandle handle, int versioned, PyObject** out)
+    object TVMFFIPyCallDLPackVersioned(object obj, object method_name, object kwnames,
+                                       object version)
     int TVMFFIPyTensorViewOfBorrowed(const DLTensor* tensor, TVMFFIObjectHandle* out) nogil
     TVMFFIPyCallContext* TVMFFIPySwapCallContext(TVMFFIPyCallContext* ctx) nogil
     TVMFFIPyCallContext* TVMFFIPyCurrentCallContext() nogil
     void TVMFFIPyCallContextOfferStream(TVMFFIPyCallContext* ctx, DLDevice device,
                                         void* stream) nogil
+
+
+cdef extern from "tvm_ffi_python_tensor.h":
+    void TVMFFIPyDecRefHoldingGIL(TVMFFIObjectHandle handle)
+    int TVMFFIPyTensorFromFrameworkView(const DLTensor* view, PyObject* owner,
+                                        TVMFFIObjectHandle* out)
+    int TVMFFIPyTensorFromBuffer(object obj, TVMFFIObjectHandle* out)

@@ -7,6 +7,8 @@ cdef dict _EXCHANGE_API_CACHE = {}
 # Python type -> whether its __dlpack__ accepts max_version (the versioned protocol).
 cdef dict _ACCEPTS_MAX_VERSION = {}
 cdef tuple _MAX_VERSION = (DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION)
+cdef str _DLPACK_METHOD = "__dlpack__"
+cdef tuple _MAX_VERSION_KWNAMES = ("max_version",)
 
 
 cdef uint64_t exchange_api_address(object attr) except? 0:
@@ -36,9 +38,18 @@ cdef const DLPackExchangeAPI* exchange_api_of_type(type cls) except? NULL:
 
 cdef TVMFFIObjectHandle exchange_to_handle(const DLPackExchangeAPI* api, object value,
                                            int32_t alignment, int32_t contiguous) except NULL:
-    """An owning Tensor exported through the framework's exchange API."""
+    """An owning Tensor exported through the framework's exchange API.
+
+    Without layout requirements the fast way is taken: a DLTensor view of the framework tensor
+    in a Tensor that keeps the Python tensor alive.
+    """
     cdef DLManagedTensorVersioned* managed = NULL
     cdef TVMFFIObjectHandle handle = NULL
+    cdef DLTensor view
+    if api.dltensor_from_py_object_no_sync != NULL and alignment == 0 and contiguous == 0:
+        api.dltensor_from_py_object_no_sync(<void*>value, &view)
+        CHECK_CALL(TVMFFIPyTensorFromFrameworkView(&view, <PyObject*>value, &handle))
+        return handle
     api.managed_tensor_from_py_object_no_sync(<void*>value, &managed)
     if TVMFFITensorFromDLPackVersioned(managed, alignment, contiguous, &handle) != 0:
         if managed.deleter != NULL:
@@ -83,7 +94,8 @@ cdef object call_dlpack(object value):
     accepts = _ACCEPTS_MAX_VERSION.get(cls)
     if accepts is not False:
         try:
-            capsule = value.__dlpack__(max_version=_MAX_VERSION)
+            capsule = TVMFFIPyCallDLPackVersioned(value, _DLPACK_METHOD, _MAX_VERSION_KWNAMES,
+                                                  _MAX_VERSION)
             if accepts is None:
                 _ACCEPTS_MAX_VERSION[cls] = True
             return capsule

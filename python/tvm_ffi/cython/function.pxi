@@ -50,7 +50,7 @@ cdef int call_packed_in(TVMFFIObjectHandle func, tuple args, TVMFFIAny* result,
     finally:
         for i in range(converted):
             if temps[i] != NULL:
-                TVMFFIObjectDecRef(temps[i])
+                TVMFFIPyDecRefHoldingGIL(temps[i])
         if cells != stack_cells:
             free(cells)
             free(temps)

@@ -11,6 +11,8 @@ cdef int classify_tensor_type(type cls) except -2:
     """The tensor/stream rule of a Python type (spec 2.2 rows 7-11), or -1 for none."""
     if exchange_api_of_type(cls) != NULL:
         return RULE_DLPACK_EXCHANGE
+    if cls.__name__ == "ndarray" and cls.__module__ == "numpy":
+        return RULE_NUMPY_ARRAY
     if hasattr(cls, "__cuda_stream__"):
         return RULE_CUDA_STREAM_PROTOCOL
     if cls.__name__ == "CUstream" and cls.__module__.startswith("cuda"):
@@ -31,8 +33,15 @@ cdef inline const DLPackExchangeAPI* cached_exchange_api(type cls) except? NULL:
 cdef int convert_tensor_arg(object value, int rule, TVMFFIAny* out,
                             TVMFFIObjectHandle* temp) except -1:
     cdef TVMFFIObjectHandle handle
+    cdef int ret
     if rule == RULE_DLPACK_EXCHANGE:
         return set_exchange_tensor(value, cached_exchange_api(type(value)), out, temp)
+    if rule == RULE_NUMPY_ARRAY:
+        ret = TVMFFIPyTensorFromBuffer(value, &handle)
+        if ret == 0:
+            return set_owned(out, handle, temp)
+        CHECK_CALL(ret if ret < 0 else 0)  # 1: not a DLPack layout (e.g. ml_dtypes), use __dlpack__
+        rule = RULE_DLPACK
     if rule == RULE_DLPACK:
         handle = capsule_to_handle(call_dlpack(value), 0, 0)
         set_owned(out, handle, temp)

@@ -75,6 +75,13 @@ static inline int TVMFFIPyTensorViewOfBorrowed(const DLTensor* tensor, TVMFFIObj
   return ret;
 }
 
+/* obj.__dlpack__(max_version=version) through vectorcall (no keyword dictionary). */
+static inline PyObject* TVMFFIPyCallDLPackVersioned(PyObject* obj, PyObject* method_name,
+                                                    PyObject* kwnames, PyObject* version) {
+  PyObject* args[2] = {obj, version};
+  return PyObject_VectorcallMethod(method_name, args, 1, kwnames);
+}
+
 /* What the tensor arguments of the call being converted ask of the call's environment. */
 typedef struct {
   /* The exchange API of the first framework tensor argument (results come back as its type). */
