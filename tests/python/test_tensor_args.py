@@ -310,3 +310,89 @@ def test_native_kernels_see_strided_arguments() -> None:
     assert source.sum().item() == 18.0
     array = np.arange(12, dtype="float32").reshape(3, 4)
     assert total(array.T) == float(array.sum())
+
+
+NUMPY_ARGUMENT_CASES = {
+    "reversed": lambda: np.arange(6, dtype="int32")[::-1],
+    "transposed": lambda: np.arange(12, dtype="float64").reshape(3, 4).T,
+    "step": lambda: np.arange(30, dtype="uint16")[2::3],
+    "zero-dim": lambda: np.array(2.5, dtype="float32"),
+    "zero-size": lambda: np.zeros((0, 4), dtype="int8"),
+    "bool": lambda: np.array([True, False, True]),
+    "float16": lambda: np.arange(4, dtype="float16"),
+    "complex128": lambda: np.arange(3) * 1j,
+    "read-only": lambda: np.frombuffer(b"abcdefgh", dtype="uint8"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NUMPY_ARGUMENT_CASES))
+def test_numpy_argument_layouts(name: str) -> None:
+    array = NUMPY_ARGUMENT_CASES[name]()
+    result = ECHO(array)
+    assert result.shape == array.shape
+    assert result.data_ptr() == array.__array_interface__["data"][0]
+    if array.size != 0:  # strides of an empty array carry no meaning
+        assert result.strides == tuple(s // array.itemsize for s in array.strides)
+    back = np.from_dlpack(result)
+    assert back.dtype == array.dtype
+    assert np.array_equal(back, array)
+
+
+def test_numpy_argument_non_native_byte_order_is_refused() -> None:
+    """The buffer layout is not a DLPack type, so __dlpack__ decides; numpy refuses it."""
+    with pytest.raises(BufferError):
+        ECHO(np.arange(3, dtype=">i4"))
+
+
+def test_numpy_argument_ml_dtypes_is_refused() -> None:
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    with pytest.raises(BufferError):
+        ECHO(np.zeros(2, dtype=ml_dtypes.bfloat16))
+
+
+def test_numpy_subclass_argument() -> None:
+    class Sub(np.ndarray):
+        pass
+
+    array = np.arange(4.0).view(Sub)
+    assert ECHO(array).data_ptr() == array.ctypes.data
+
+
+def test_retained_arguments_keep_their_memory_alive() -> None:
+    torch = _torch()
+    array = np.arange(5.0)
+    base = sys.getrefcount(array)
+    kept = ECHO(array)
+    assert sys.getrefcount(array) == base + 1
+    source = torch.arange(4.0)
+    kept_torch = ECHO(source)
+    del array, source
+    gc.collect()
+    assert np.from_dlpack(kept).tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
+    assert kept_torch.tolist() == [0.0, 1.0, 2.0, 3.0]
+    array = np.arange(3.0)
+    stored = ECHO([array, array])
+    del stored
+    gc.collect()
+    assert sys.getrefcount(array) == base
+
+
+def test_tensors_retained_by_other_threads() -> None:
+    torch = _torch()
+    import threading
+
+    source = torch.arange(8.0)
+    results = []
+
+    def worker() -> None:
+        for _ in range(200):
+            results.append(ECHO(source))
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(r.data_ptr() == source.data_ptr() for r in results)
+    results.clear()
+    gc.collect()

@@ -100,12 +100,22 @@ cdef int classify_type(type cls) except -1:
     return RULE_OPAQUE
 
 
+# One-entry cache in front of _ARG_RULE_CACHE: calls tend to repeat argument types.
+cdef type _last_rule_cls = None
+cdef int _last_rule = RULE_OPAQUE
+
+
 cdef inline int arg_rule(object value) except -1:
+    global _last_rule_cls, _last_rule
     cls = type(value)
+    if cls is _last_rule_cls:
+        return _last_rule
     rule = _ARG_RULE_CACHE.get(cls)
     if rule is None:
         rule = classify_type(cls)
         _ARG_RULE_CACHE[cls] = rule
+    _last_rule_cls = cls
+    _last_rule = rule
     return rule
 
 

@@ -9,10 +9,12 @@
 #include <stdlib.h>
 #include <tvm/ffi/c_api.h>
 
+/* Initial-exec TLS: a plain load instead of a __tls_get_addr call on every access. The few
+ * bytes come from the static TLS space glibc reserves for dlopen'ed modules. */
 #if defined(_MSC_VER)
 #define TVMFFI_PY_THREAD_LOCAL __declspec(thread)
 #else
-#define TVMFFI_PY_THREAD_LOCAL __thread
+#define TVMFFI_PY_THREAD_LOCAL __thread __attribute__((tls_model("initial-exec")))
 #endif
 
 static const char kTVMFFIPyDLTensor[] = "dltensor";
