@@ -157,13 +157,28 @@ def test_callback_receives_borrowed_dltensor_pointer() -> None:
     assert seen == [(tvm_ffi.Tensor, (6,), (1,), 15)]
 
 
-def test_container_of_torch_tensors() -> None:
+def test_containers_returned_for_torch_calls_give_torch_tensors() -> None:
     torch = _torch()
     first, second = torch.zeros(2), torch.ones(3)
     result = ECHO([first, second])
-    assert len(result) == 2
+    assert isinstance(result, tvm_ffi.Array)
+    assert [type(x) for x in result] == [torch.Tensor, torch.Tensor]
     assert result[0].data_ptr() == first.data_ptr()
     assert result[1].data_ptr() == second.data_ptr()
+    nested = ECHO([[first], {"k": second}])
+    assert type(nested[0][0]) is torch.Tensor
+    assert type(nested[1]["k"]) is torch.Tensor
+    mapping = ECHO({"a": first})
+    assert type(mapping["a"]) is torch.Tensor
+    assert type(ECHO(result)[1]) is torch.Tensor  # a tagged container tags the call
+
+
+def test_containers_of_numpy_arrays_give_tensors() -> None:
+    array = np.zeros(2)
+    result = ECHO([array])
+    assert type(result[0]) is tvm_ffi.Tensor
+    assert result[0].data_ptr() == array.ctypes.data
+    assert type(tvm_ffi.convert([array])[0]) is tvm_ffi.Tensor
 
 
 def _assert_refcount_stable(obj, call) -> None:

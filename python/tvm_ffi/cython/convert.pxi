@@ -265,6 +265,8 @@ cdef int convert_arg_by_rule(object value, int rule, TVMFFIAny* out,
             TVMFFIPySetNone(out)
             return 0
         TVMFFIPySetObject(out, (<CObject>value).chandle)
+        if is_container_index(out.type_index):
+            note_container_framework(value)
         return 0
     if rule >= RULE_DLPACK_EXCHANGE and rule <= RULE_DLPACK:
         return convert_tensor_arg(value, rule, out, temp)

@@ -90,6 +90,11 @@ cdef int offer_env_stream_of(object value, TVMFFIObjectHandle handle) except -1:
     return 0
 
 
+cdef inline bint is_container_index(int32_t index) noexcept:
+    return (index == kTVMFFIArray or index == kTVMFFIMap or index == kTVMFFIList
+            or index == kTVMFFIDict)
+
+
 cdef void merge_call_context(TVMFFIPyCallContext* outer,
                              const TVMFFIPyCallContext* inner) noexcept:
     """Lets tensors converted inside a container argument tag the enclosing call."""
@@ -131,9 +136,9 @@ cdef int call_in_env(TVMFFIObjectHandle func, TVMFFIAny* cells, int32_t num_args
 
 
 cdef object make_call_result(TVMFFIAny* result, const TVMFFIPyCallContext* ctx):
-    """make_result, except that a tensor comes back as the arguments' framework tensor."""
-    if ctx.exchange_api != NULL and result.type_index == kTVMFFITensor:
-        return tensor_to_framework(TVMFFIPyCellObject(result), ctx.exchange_api)
+    """make_result, except that tensors come back as the arguments' framework tensors."""
+    if ctx.exchange_api != NULL:
+        return make_framework_result(result, ctx.exchange_api)
     return make_result(result)
 
 
