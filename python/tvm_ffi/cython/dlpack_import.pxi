@@ -109,8 +109,7 @@ cdef object call_dlpack(object value):
 cdef TVMFFIObjectHandle dlpack_to_handle(object value, int32_t alignment,
                                          int32_t contiguous) except NULL:
     """An owning Tensor handle for a __dlpack__ producer or a capsule; NULL never returned."""
-    cdef const DLPackExchangeAPI* api = exchange_api_of_type(type(value))
-    cdef TVMFFIObjectHandle handle = NULL
+    cdef const DLPackExchangeAPI* api = cached_exchange_api(type(value))
     if api != NULL:
         try:
             return exchange_to_handle(api, value, alignment, contiguous)

@@ -14,6 +14,12 @@ cdef class Tensor(CObject):
     def __init__(self, *args, **kwargs):
         raise TypeError("Tensor cannot be constructed directly; use tvm_ffi.from_dlpack")
 
+    def __dealloc__(self):
+        # Runs before CObject's: the GIL is held, so our own tensor objects are recycled.
+        if self.chandle != NULL:
+            TVMFFIPyDecRefHoldingGIL(self.chandle)
+            self.chandle = NULL
+
     cdef inline DLTensor* cell(self):
         return TVMFFIPyTensorCell(self.chandle)
 
