@@ -65,6 +65,7 @@ if not _is_config_mode():
         core,  # noqa: F401 - the compiled core, reachable as tvm_ffi.core
         module,  # noqa: F401 - the submodule tvm_ffi.module
         serialization,
+        stream,  # noqa: F401 - public submodule tvm_ffi.stream (not in __all__, as upstream)
     )
     from ._dtype import (  # noqa: F401 - dtype literals, public but not in __all__
         bfloat16,
@@ -104,6 +105,9 @@ if not _is_config_mode():
         Shape,
         convert,
         device,
+        Tensor,
+        convert,
+        from_dlpack,
     )
     from .error import register_error
     from .module import Module, load_module, system_lib
@@ -116,6 +120,7 @@ if not _is_config_mode():
         register_object,
         remove_global_func,
     )
+    from .stream import StreamContext, get_raw_stream, use_raw_stream, use_torch_stream
 
 __all__: list[str] = [
     "LIB",
@@ -130,14 +135,18 @@ __all__: list[str] = [
     "Object",
     "ObjectConvertible",
     "Shape",
+    "StreamContext",
+    "Tensor",
     "__version__",
     "__version_tuple__",
     "convert",
     "cpp",
     "device",
     "dtype",
+    "from_dlpack",
     "get_global_func",
     "get_global_func_metadata",
+    "get_raw_stream",
     "init_ffi_api",
     "load_module",
     "register_error",
@@ -146,6 +155,8 @@ __all__: list[str] = [
     "remove_global_func",
     "serialization",
     "system_lib",
+    "use_raw_stream",
+    "use_torch_stream",
 ]
 
 

@@ -5,6 +5,10 @@
 cdef class CContainerBase(CObject):
     """Native base of Array, List, Map and Dict."""
 
+    # The framework of the tensor arguments of the call that returned this container: its
+    # tensors come back as that framework's tensors (spec 2.3).
+    cdef const DLPackExchangeAPI* exchange_api
+
     def _init_from_builtin(self, str constructor, tuple items):
         """Adopts the container returned by the runtime global ``constructor(*items)``."""
         cdef TVMFFIAny result
@@ -41,17 +45,37 @@ cdef class CSequenceBase(CContainerBase):
             position += cell.size
         if position < 0 or position >= cell.size:
             raise IndexError(f"Index out of range. size: {cell.size}, got index {index}")
-        return element_value(cell, position)
+        return element_value(cell, position, self.exchange_api)
 
     def __iter__(self):
         cdef int64_t i = 0
         while i < TVMFFIPySeqCell(self.chandle).size:
-            yield element_value(TVMFFIPySeqCell(self.chandle), i)
+            yield element_value(TVMFFIPySeqCell(self.chandle), i, self.exchange_api)
             i += 1
 
 
-cdef object element_value(const TVMFFISeqCell* cell, int64_t position):
+cdef object element_value(const TVMFFISeqCell* cell, int64_t position,
+                          const DLPackExchangeAPI* api):
     cdef TVMFFIAny owned = (<const TVMFFIAny*>cell.data)[position]
     if owned.type_index >= kTVMFFIStaticObjectBegin:
         TVMFFIObjectIncRef(owned.v_obj)
+    if api != NULL:
+        return make_framework_result(&owned, api)
     return make_result(&owned)
+
+
+cdef object make_framework_result(TVMFFIAny* owned, const DLPackExchangeAPI* api):
+    """make_result for a framework's call: tensors become its tensors, containers keep the tag."""
+    if owned.type_index == kTVMFFITensor:
+        return tensor_to_framework(TVMFFIPyCellObject(owned), api)
+    value = make_result(owned)
+    if isinstance(value, CContainerBase):
+        (<CContainerBase>value).exchange_api = api
+    return value
+
+
+cdef void note_container_framework(CObject container) noexcept:
+    """A tagged container argument tags the call (spec 2.2 row 3)."""
+    cdef TVMFFIPyCallContext* ctx = TVMFFIPyCurrentCallContext()
+    if ctx != NULL and ctx.exchange_api == NULL and isinstance(container, CContainerBase):
+        ctx.exchange_api = (<CContainerBase>container).exchange_api

@@ -14,6 +14,11 @@ cdef enum ArgRule:
     RULE_OBJECT
     RULE_RVALUE_REF
     RULE_FFI_OBJECT_PROTOCOL
+    RULE_DLPACK_EXCHANGE
+    RULE_NUMPY_ARRAY
+    RULE_CUDA_STREAM_PROTOCOL
+    RULE_CUSTREAM
+    RULE_DLPACK
     RULE_BOOL
     RULE_INT
     RULE_FLOAT
@@ -54,6 +59,9 @@ cdef int classify_type(type cls) except -1:
         return RULE_RVALUE_REF
     if hasattr(cls, "__tvm_ffi_object__"):
         return RULE_FFI_OBJECT_PROTOCOL
+    tensor_rule = classify_tensor_type(cls)
+    if tensor_rule >= 0:
+        return tensor_rule
     if issubclass(cls, bool):
         return RULE_BOOL
     if issubclass(cls, numbers.Integral):
@@ -115,12 +123,22 @@ cdef bint has_base_named(type cls, str module, str name):
     return False
 
 
+# One-entry cache in front of _ARG_RULE_CACHE: calls tend to repeat argument types.
+cdef type _last_rule_cls = None
+cdef int _last_rule = RULE_OPAQUE
+
+
 cdef inline int arg_rule(object value) except -1:
+    global _last_rule_cls, _last_rule
     cls = type(value)
+    if cls is _last_rule_cls:
+        return _last_rule
     rule = _ARG_RULE_CACHE.get(cls)
     if rule is None:
         rule = classify_type(cls)
         _ARG_RULE_CACHE[cls] = rule
+    _last_rule_cls = cls
+    _last_rule = rule
     return rule
 
 
@@ -263,8 +281,10 @@ cdef int set_container(TVMFFIAny* out, object value, TVMFFIObjectHandle* temp) e
         items = value
         func = _get_builtin_func("ffi.Array")
     cdef TVMFFIAny result
+    cdef TVMFFIPyCallContext inner
     TVMFFIPySetNone(&result)
-    call_packed((<CObject>func).chandle, tuple(items), &result, False)
+    call_packed_in((<CObject>func).chandle, tuple(items), &result, False, &inner)
+    merge_call_context(TVMFFIPyCurrentCallContext(), &inner)
     return set_owned(out, TVMFFIPyCellObject(&result), temp)
 
 
@@ -313,7 +333,11 @@ cdef int convert_arg_by_rule(object value, int rule, TVMFFIAny* out,
             TVMFFIPySetNone(out)
             return 0
         TVMFFIPySetObject(out, (<CObject>value).chandle)
+        if is_container_index(out.type_index):
+            note_container_framework(value)
         return 0
+    if rule >= RULE_DLPACK_EXCHANGE and rule <= RULE_DLPACK:
+        return convert_tensor_arg(value, rule, out, temp)
     if rule == RULE_NONE:
         TVMFFIPySetNone(out)
         return 0
@@ -462,5 +486,7 @@ cdef object make_arg_view_value(const TVMFFIAny* cell):
     if index == kTVMFFIObjectRValueRef:
         if (<TVMFFIObjectHandle*>cell.v_ptr)[0] == NULL:
             raise ValueError("RValueRef already moved")
+    if index == kTVMFFIDLTensorPtr:
+        return make_tensor_from_borrowed(<DLTensor*>cell.v_ptr)
     CHECK_CALL(TVMFFIAnyViewToOwnedAny(cell, &owned))
     return make_result(&owned)

@@ -10,11 +10,17 @@ cdef enum:
     kStackArgs = 8
 
 
-@cython.boundscheck(False)
-@cython.wraparound(False)
 cdef int call_packed(TVMFFIObjectHandle func, tuple args, TVMFFIAny* result,
                      bint release_gil) except -1:
     """Converts args, calls func (optionally without the GIL) and checks the return code."""
+    cdef TVMFFIPyCallContext ctx
+    return call_packed_in(func, args, result, release_gil, &ctx)
+
+
+cdef int call_packed_in(TVMFFIObjectHandle func, tuple args, TVMFFIAny* result,
+                        bint release_gil, TVMFFIPyCallContext* ctx) except -1:
+    """call_packed that also reports in ctx what the tensor arguments asked for (framework,
+    stream); that environment is installed for the duration of the call."""
     cdef Py_ssize_t num_args = len(args)
     cdef TVMFFIAny stack_cells[kStackArgs]
     cdef TVMFFIObjectHandle stack_temps[kStackArgs]
@@ -22,7 +28,9 @@ cdef int call_packed(TVMFFIObjectHandle func, tuple args, TVMFFIAny* result,
     cdef TVMFFIObjectHandle* temps = stack_temps
     cdef Py_ssize_t i
     cdef Py_ssize_t converted = 0
-    cdef int ret
+    cdef int ret = 0
+    ctx.exchange_api = NULL
+    ctx.has_stream = 0
     if num_args > kStackArgs:
         cells = <TVMFFIAny*>malloc(num_args * sizeof(TVMFFIAny))
         temps = <TVMFFIObjectHandle*>malloc(num_args * sizeof(TVMFFIObjectHandle))
@@ -31,11 +39,10 @@ cdef int call_packed(TVMFFIObjectHandle func, tuple args, TVMFFIAny* result,
             free(temps)
             raise MemoryError()
     try:
-        for i in range(num_args):
-            temps[i] = NULL
-            converted = i + 1
-            convert_arg(args[i], &cells[i], &temps[i])
-        if release_gil:
+        convert_args(args, cells, temps, &converted, ctx)
+        if ctx.exchange_api != NULL or ctx.has_stream:
+            ret = call_in_env(func, cells, <int32_t>num_args, result, release_gil, ctx)
+        elif release_gil:
             with nogil:
                 ret = TVMFFIFunctionCall(func, cells, <int32_t>num_args, result)
         else:
@@ -43,11 +50,28 @@ cdef int call_packed(TVMFFIObjectHandle func, tuple args, TVMFFIAny* result,
     finally:
         for i in range(converted):
             if temps[i] != NULL:
-                TVMFFIObjectDecRef(temps[i])
+                TVMFFIPyDecRefHoldingGIL(temps[i])
         if cells != stack_cells:
             free(cells)
             free(temps)
     return CHECK_CALL(ret)
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef int convert_args(tuple args, TVMFFIAny* cells, TVMFFIObjectHandle* temps,
+                      Py_ssize_t* converted, TVMFFIPyCallContext* ctx) except -1:
+    """Converts every argument with ctx as this thread's call context."""
+    cdef TVMFFIPyCallContext* previous = TVMFFIPySwapCallContext(ctx)
+    cdef Py_ssize_t i
+    try:
+        for i in range(len(args)):
+            temps[i] = NULL
+            converted[0] = i + 1
+            convert_arg(args[i], &cells[i], &temps[i])
+    finally:
+        TVMFFIPySwapCallContext(previous)
+    return 0
 
 
 cdef class Function(CObject):
@@ -69,9 +93,10 @@ cdef class Function(CObject):
 
     def __call__(self, *args):
         cdef TVMFFIAny result
+        cdef TVMFFIPyCallContext ctx
         TVMFFIPySetNone(&result)
-        call_packed(self.chandle, args, &result, self.release_gil)
-        return make_result(&result)
+        call_packed_in(self.chandle, args, &result, self.release_gil, &ctx)
+        return make_call_result(&result, &ctx)
 
     def __repr__(self):
         return "ffi.Function" if self.chandle != NULL else "Function(chandle=None)"

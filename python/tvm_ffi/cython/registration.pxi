@@ -5,6 +5,7 @@ _register_object_class(kTVMFFIObject, Object)
 _register_object_class(kTVMFFIError, Error)
 _register_object_class(kTVMFFIFunction, Function)
 _register_object_class(kTVMFFIOpaquePyObject, OpaquePyObject)
+_register_object_class(kTVMFFITensor, Tensor)
 Object.register(OpaquePyObject)
 
 MISSING = wrap_sentinel(_MissingObject, _get_builtin_func("ffi.GetInvalidObject"))

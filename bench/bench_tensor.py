@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Tensor benchmark: tensor arguments and DLPack import/export against a GIL-releasing no-op.
+
+Run as ``python bench/bench_tensor.py [rounds]``. The kernel is ``testing.tensor_data_ptr`` /
+``testing.tensor_data_ptr3`` (read each tensor's data pointer) when registered, else
+``testing.nop`` with the same arguments (said in the output). Prints ns/call (median over
+interleaved rounds) and ratios to the floor, a C extension no-op that releases the GIL.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Callable
+
+import numpy
+import torch
+from _reference import run_interleaved
+
+import tvm_ffi
+
+FLOOR = "floor: nop releasing the GIL"
+
+
+def kernels() -> tuple[tvm_ffi.Function, tvm_ffi.Function, str]:
+    """The one- and three-tensor kernels and a note on which were found."""
+    one = tvm_ffi.get_global_func("testing.tensor_data_ptr", allow_missing=True)
+    three = tvm_ffi.get_global_func("testing.tensor_data_ptr3", allow_missing=True)
+    if one is None or three is None:
+        nop = tvm_ffi.get_global_func("testing.nop")
+        return nop, nop, "testing.tensor_data_ptr[3] missing: using testing.nop instead"
+    return one, three, "kernels: testing.tensor_data_ptr and testing.tensor_data_ptr3"
+
+
+def make_cases(ref) -> dict[str, Callable[[], object]]:
+    """Every measured case as a zero-argument callable."""
+    one, three, _ = kernels()
+    array = numpy.zeros((4, 4), dtype="float32")
+    source = torch.zeros(4, 4)
+    tensor = tvm_ffi.from_dlpack(array)
+    return {
+        FLOOR: ref.nop_release_gil,
+        "kernel(torch)": lambda: one(source),
+        "kernel(torch x3)": lambda: three(source, source, source),
+        "kernel(numpy)": lambda: one(array),
+        "kernel(numpy x3)": lambda: three(array, array, array),
+        "kernel(Tensor)": lambda: one(tensor),
+        "kernel(Tensor x3)": lambda: three(tensor, tensor, tensor),
+        "from_dlpack(torch)": lambda: tvm_ffi.from_dlpack(source),
+        "from_dlpack(numpy)": lambda: tvm_ffi.from_dlpack(array),
+        "torch.from_dlpack(Tensor)": lambda: torch.from_dlpack(tensor),
+        "numpy.from_dlpack(Tensor)": lambda: numpy.from_dlpack(tensor),
+    }
+
+
+def run(rounds: int = 9, number: int = 20000) -> dict[str, float]:
+    """Median ns/call per case over interleaved rounds."""
+    return run_interleaved(make_cases, rounds, number)
+
+
+def report(results: dict[str, float]) -> None:
+    """Print ns/call, the ratio to the floor and the cost of each further tensor argument."""
+    print(kernels()[2])
+    floor = results[FLOOR]
+    print(f"{'case':32s} {'ns/call':>9s} {'x gil floor':>12s}")
+    for name, ns in results.items():
+        print(f"{name:32s} {ns:9.1f} {ns / floor:12.2f}")
+    print()
+    for kind in ("torch", "numpy", "Tensor"):
+        extra = (results[f"kernel({kind} x3)"] - results[f"kernel({kind})"]) / 2
+        print(f"each further {kind} argument: {extra:.1f} ns")
+
+
+if __name__ == "__main__":
+    report(run(rounds=int(sys.argv[1]) if len(sys.argv) > 1 else 9))

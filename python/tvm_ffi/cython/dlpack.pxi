@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: Apache-2.0
+# dlpack.pxi: declarations of DLPack capsules, the exchange API, the tensor C functions and the
+# environment (stream, allocator) functions.
+from cpython.pycapsule cimport (
+    PyCapsule_CheckExact,
+    PyCapsule_GetName,
+    PyCapsule_GetPointer,
+    PyCapsule_IsValid,
+    PyCapsule_SetName,
+)
+
+
+cdef extern from "dlpack/dlpack.h":
+    enum:
+        kDLCPU
+        DLPACK_MAJOR_VERSION
+        DLPACK_MINOR_VERSION
+
+    ctypedef struct DLPackVersion:
+        uint32_t major
+        uint32_t minor
+
+    ctypedef struct DLManagedTensor:
+        DLTensor dl_tensor
+        void* manager_ctx
+        void (*deleter)(DLManagedTensor*) noexcept
+
+    ctypedef struct DLManagedTensorVersioned:
+        DLPackVersion version
+        void* manager_ctx
+        void (*deleter)(DLManagedTensorVersioned*) noexcept
+        uint64_t flags
+        DLTensor dl_tensor
+
+    ctypedef int (*DLPackManagedTensorAllocator)(
+        DLTensor*, DLManagedTensorVersioned**, void*,
+        void (*)(void*, const char*, const char*) noexcept) noexcept
+
+    ctypedef struct DLPackExchangeAPIHeader:
+        DLPackVersion version
+
+    ctypedef struct DLPackExchangeAPI:
+        DLPackExchangeAPIHeader header
+        DLPackManagedTensorAllocator managed_tensor_allocator
+        # These return -1 with a Python exception set on failure.
+        int (*managed_tensor_from_py_object_no_sync)(
+            void*, DLManagedTensorVersioned**) except -1
+        int (*managed_tensor_to_py_object_no_sync)(DLManagedTensorVersioned*, void**) except -1
+        int (*dltensor_from_py_object_no_sync)(void*, DLTensor*) except -1
+        int (*current_work_stream)(int32_t, int32_t, void**) except -1
+
+
+cdef extern from "tvm/ffi/c_api.h":
+    int TVMFFITensorFromDLPack(DLManagedTensor* source, int32_t require_alignment,
+                               int32_t require_contiguous, TVMFFIObjectHandle* out) nogil
+    int TVMFFITensorFromDLPackVersioned(DLManagedTensorVersioned* source,
+                                        int32_t require_alignment, int32_t require_contiguous,
+                                        TVMFFIObjectHandle* out) nogil
+    int TVMFFITensorToDLPackVersioned(TVMFFIObjectHandle source,
+                                      DLManagedTensorVersioned** out) nogil
+
+
+cdef extern from "tvm/ffi/extra/c_env_api.h":
+    int TVMFFIEnvSetStream(int32_t device_type, int32_t device_id, void* stream,
+                           void** opt_out_original_stream) nogil
+    void* TVMFFIEnvGetStream(int32_t device_type, int32_t device_id) nogil
+    int TVMFFIEnvSetDLPackManagedTensorAllocator(
+        DLPackManagedTensorAllocator allocator, int write_to_global_context,
+        DLPackManagedTensorAllocator* opt_out_original_allocator) nogil
+
+
+cdef extern from "tvm_ffi_python_dlpack.h":
+    const char* kTVMFFIPyDLTensor
+    const char* kTVMFFIPyDLTensorVersioned
+    const char* kTVMFFIPyUsedDLTensor
+    const char* kTVMFFIPyUsedDLTensorVersioned
+    const char* kTVMFFIPyExchangeAPI
+
+    ctypedef struct TVMFFIPyCallContext:
+        const DLPackExchangeAPI* exchange_api
+        int has_stream
+        DLDevice stream_device
+        void* stream
+
+    DLTensor* TVMFFIPyTensorCell(TVMFFIObjectHandle handle) nogil
+    int TVMFFIPyTensorToCapsule(TVMFFIObjectHandle handle, int versioned, PyObject** out)
+    object TVMFFIPyCallDLPackVersioned(object obj, object method_name, object kwnames,
+                                       object version)
+    int TVMFFIPyTensorViewOfBorrowed(const DLTensor* tensor, TVMFFIObjectHandle* out) nogil
+    TVMFFIPyCallContext* TVMFFIPySwapCallContext(TVMFFIPyCallContext* ctx) nogil
+    TVMFFIPyCallContext* TVMFFIPyCurrentCallContext() nogil
+    void TVMFFIPyCallContextOfferStream(TVMFFIPyCallContext* ctx, DLDevice device,
+                                        void* stream) nogil
+
+
+cdef extern from "tvm_ffi_python_tensor.h":
+    void TVMFFIPyDecRefHoldingGIL(TVMFFIObjectHandle handle)
+    int TVMFFIPyTensorFromFrameworkView(const DLTensor* view, PyObject* owner,
+                                        TVMFFIObjectHandle* out)
+    int TVMFFIPyTensorFromBuffer(object obj, TVMFFIObjectHandle* out)

@@ -1,0 +1,135 @@
+# SPDX-License-Identifier: Apache-2.0
+# dlpack_import.pxi: from_dlpack (spec 10.2): exchange API, __dlpack__ producers and capsules.
+
+cdef bint _SKIP_EXCHANGE_API = os.environ.get("TVM_FFI_SKIP_DLPACK_C_EXCHANGE_API", "0") == "1"
+# Python type -> address of its DLPackExchangeAPI (0 when it has none usable).
+cdef dict _EXCHANGE_API_CACHE = {}
+# Python type -> whether its __dlpack__ accepts max_version (the versioned protocol).
+cdef dict _ACCEPTS_MAX_VERSION = {}
+cdef tuple _MAX_VERSION = (DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION)
+cdef str _DLPACK_METHOD = "__dlpack__"
+cdef tuple _MAX_VERSION_KWNAMES = ("max_version",)
+
+
+cdef uint64_t exchange_api_address(object attr) except? 0:
+    if PyCapsule_CheckExact(attr):
+        if not PyCapsule_IsValid(attr, kTVMFFIPyExchangeAPI):
+            return 0
+        return <uint64_t>PyCapsule_GetPointer(attr, kTVMFFIPyExchangeAPI)
+    if isinstance(attr, int):
+        return attr
+    return 0
+
+
+cdef const DLPackExchangeAPI* exchange_api_of_type(type cls) except? NULL:
+    """The usable DLPack exchange API a tensor class publishes, else NULL (cached per type)."""
+    address = _EXCHANGE_API_CACHE.get(cls)
+    if address is None:
+        address = 0
+        attr = getattr(cls, "__dlpack_c_exchange_api__", None)
+        if attr is not None and not _SKIP_EXCHANGE_API:
+            address = exchange_api_address(attr)
+        if address != 0:
+            if (<const DLPackExchangeAPI*><uint64_t>address).header.version.major != 1:
+                address = 0
+        _EXCHANGE_API_CACHE[cls] = address
+    return <const DLPackExchangeAPI*><uint64_t>address
+
+
+cdef TVMFFIObjectHandle exchange_to_handle(const DLPackExchangeAPI* api, object value,
+                                           int32_t alignment, int32_t contiguous) except NULL:
+    """An owning Tensor exported through the framework's exchange API.
+
+    Without layout requirements the fast way is taken: a DLTensor view of the framework tensor
+    in a Tensor that keeps the Python tensor alive.
+    """
+    cdef DLManagedTensorVersioned* managed = NULL
+    cdef TVMFFIObjectHandle handle = NULL
+    cdef DLTensor view
+    if api.dltensor_from_py_object_no_sync != NULL and alignment == 0 and contiguous == 0:
+        api.dltensor_from_py_object_no_sync(<void*>value, &view)
+        CHECK_CALL(TVMFFIPyTensorFromFrameworkView(&view, <PyObject*>value, &handle))
+        return handle
+    api.managed_tensor_from_py_object_no_sync(<void*>value, &managed)
+    if TVMFFITensorFromDLPackVersioned(managed, alignment, contiguous, &handle) != 0:
+        if managed.deleter != NULL:
+            managed.deleter(managed)
+        CHECK_CALL(-1)
+    return handle
+
+
+cdef TVMFFIObjectHandle capsule_to_handle(object capsule, int32_t alignment,
+                                          int32_t contiguous) except NULL:
+    """Consumes a "dltensor"/"dltensor_versioned" capsule into an owning Tensor handle."""
+    cdef TVMFFIObjectHandle handle = NULL
+    cdef void* managed
+    if PyCapsule_IsValid(capsule, kTVMFFIPyDLTensorVersioned):
+        managed = PyCapsule_GetPointer(capsule, kTVMFFIPyDLTensorVersioned)
+        CHECK_CALL(TVMFFITensorFromDLPackVersioned(
+            <DLManagedTensorVersioned*>managed, alignment, contiguous, &handle))
+        PyCapsule_SetName(capsule, kTVMFFIPyUsedDLTensorVersioned)
+        return handle
+    if PyCapsule_IsValid(capsule, kTVMFFIPyDLTensor):
+        managed = PyCapsule_GetPointer(capsule, kTVMFFIPyDLTensor)
+        CHECK_CALL(TVMFFITensorFromDLPack(<DLManagedTensor*>managed, alignment, contiguous,
+                                          &handle))
+        PyCapsule_SetName(capsule, kTVMFFIPyUsedDLTensor)
+        return handle
+    raise_bad_capsule(capsule)
+
+
+cdef int raise_bad_capsule(object capsule) except -1:
+    cdef const char* name = PyCapsule_GetName(capsule)
+    text = "NULL" if name == NULL else (<bytes>name).decode("utf-8", "replace")
+    if text.startswith("used_dltensor"):
+        raise ValueError(f"DLPack capsule '{text}' was already consumed: a DLPack PyCapsule "
+                         "can only be consumed once")
+    raise ValueError(f"Expect a DLPack capsule named 'dltensor' or 'dltensor_versioned', "
+                     f"got '{text}'")
+
+
+cdef object call_dlpack(object value):
+    """``value.__dlpack__()``, asking for the versioned protocol when the producer takes it."""
+    cls = type(value)
+    accepts = _ACCEPTS_MAX_VERSION.get(cls)
+    if accepts is not False:
+        try:
+            capsule = TVMFFIPyCallDLPackVersioned(value, _DLPACK_METHOD, _MAX_VERSION_KWNAMES,
+                                                  _MAX_VERSION)
+            if accepts is None:
+                _ACCEPTS_MAX_VERSION[cls] = True
+            return capsule
+        except TypeError:
+            if accepts is True:
+                raise
+            _ACCEPTS_MAX_VERSION[cls] = False
+    return value.__dlpack__()
+
+
+cdef TVMFFIObjectHandle dlpack_to_handle(object value, int32_t alignment,
+                                         int32_t contiguous) except NULL:
+    """An owning Tensor handle for a __dlpack__ producer or a capsule; NULL never returned."""
+    cdef const DLPackExchangeAPI* api = cached_exchange_api(type(value))
+    if api != NULL:
+        try:
+            return exchange_to_handle(api, value, alignment, contiguous)
+        except BufferError:
+            pass  # the framework cannot export it this way; try __dlpack__
+    if PyCapsule_CheckExact(value):
+        return capsule_to_handle(value, alignment, contiguous)
+    if hasattr(value, "__dlpack__"):
+        return capsule_to_handle(call_dlpack(value), alignment, contiguous)
+    raise TypeError("Expect from_dlpack to take either a compatible tensor or PyCapsule")
+
+
+def from_dlpack(ext_tensor, *, int require_alignment=0, bint require_contiguous=False):
+    """Import a DLPack tensor zero-copy as a :class:`Tensor`.
+
+    ``ext_tensor`` is a framework tensor (its C exchange API is used when the class publishes
+    ``__dlpack_c_exchange_api__``), any object with ``__dlpack__`` or a DLPack capsule
+    (``"dltensor_versioned"`` or ``"dltensor"``, consumed once). ``require_alignment`` (bytes)
+    and ``require_contiguous`` are checked by the runtime, which raises ``RuntimeError``.
+    """
+    cdef TVMFFIObjectHandle handle = dlpack_to_handle(
+        ext_tensor, require_alignment, 1 if require_contiguous else 0)
+    return make_object_from_handle(handle)

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* tvm_ffi_python_dlpack.h: DLPack capsules and the per-call tensor context of the Cython core.
+ * Only stable-ABI PyCapsule functions are used, so this works under the limited API. */
+#ifndef TVM_FFI_PYTHON_DLPACK_H_
+#define TVM_FFI_PYTHON_DLPACK_H_
+
+#include <Python.h>
+#include <dlpack/dlpack.h>
+#include <stdlib.h>
+#include <tvm/ffi/c_api.h>
+
+/* Initial-exec TLS: a plain load instead of a __tls_get_addr call on every access. The few
+ * bytes come from the static TLS space glibc reserves for dlopen'ed modules. */
+#if defined(_MSC_VER)
+#define TVMFFI_PY_THREAD_LOCAL __declspec(thread)
+#else
+#define TVMFFI_PY_THREAD_LOCAL __thread __attribute__((tls_model("initial-exec")))
+#endif
+
+static const char kTVMFFIPyDLTensor[] = "dltensor";
+static const char kTVMFFIPyDLTensorVersioned[] = "dltensor_versioned";
+static const char kTVMFFIPyUsedDLTensor[] = "used_dltensor";
+static const char kTVMFFIPyUsedDLTensorVersioned[] = "used_dltensor_versioned";
+static const char kTVMFFIPyExchangeAPI[] = "dlpack_exchange_api";
+
+/* The DLTensor stored in a Tensor object right after its 24-byte header. */
+static inline DLTensor* TVMFFIPyTensorCell(TVMFFIObjectHandle handle) {
+  return (DLTensor*)((char*)handle + sizeof(TVMFFIObject));
+}
+
+/* Capsule destructors: a capsule that still has its original name was never consumed. */
+static void TVMFFIPyLegacyCapsuleDestructor(PyObject* capsule) {
+  if (!PyCapsule_IsValid(capsule, kTVMFFIPyDLTensor)) return;
+  DLManagedTensor* managed = (DLManagedTensor*)PyCapsule_GetPointer(capsule, kTVMFFIPyDLTensor);
+  if (managed->deleter != NULL) managed->deleter(managed);
+}
+
+static void TVMFFIPyVersionedCapsuleDestructor(PyObject* capsule) {
+  if (!PyCapsule_IsValid(capsule, kTVMFFIPyDLTensorVersioned)) return;
+  DLManagedTensorVersioned* managed =
+      (DLManagedTensorVersioned*)PyCapsule_GetPointer(capsule, kTVMFFIPyDLTensorVersioned);
+  if (managed->deleter != NULL) managed->deleter(managed);
+}
+
+/* Exports the tensor as a new capsule in *out. Returns 0, or -1 with the FFI error raised,
+ * or -2 with a Python exception set. */
+static inline int TVMFFIPyTensorToCapsule(TVMFFIObjectHandle handle, int versioned,
+                                          PyObject** out) {
+  if (versioned) {
+    DLManagedTensorVersioned* managed = NULL;
+    if (TVMFFITensorToDLPackVersioned(handle, &managed) != 0) return -1;
+    *out = PyCapsule_New(managed, kTVMFFIPyDLTensorVersioned, TVMFFIPyVersionedCapsuleDestructor);
+    if (*out == NULL) managed->deleter(managed);
+  } else {
+    DLManagedTensor* managed = NULL;
+    if (TVMFFITensorToDLPack(handle, &managed) != 0) return -1;
+    *out = PyCapsule_New(managed, kTVMFFIPyDLTensor, TVMFFIPyLegacyCapsuleDestructor);
+    if (*out == NULL) managed->deleter(managed);
+  }
+  return *out == NULL ? -2 : 0;
+}
+
+/* A borrowed DLTensor* wrapped as a Tensor that does not own the memory it points to. */
+static void TVMFFIPyFreeBorrowedView(DLManagedTensor* self) { free(self); }
+
+static inline int TVMFFIPyTensorViewOfBorrowed(const DLTensor* tensor, TVMFFIObjectHandle* out) {
+  DLManagedTensor* managed = (DLManagedTensor*)malloc(sizeof(DLManagedTensor));
+  if (managed == NULL) {
+    TVMFFIErrorSetRaisedFromCStr("MemoryError", "cannot allocate a tensor view");
+    return -1;
+  }
+  managed->dl_tensor = *tensor;
+  managed->manager_ctx = NULL;
+  managed->deleter = TVMFFIPyFreeBorrowedView;
+  int ret = TVMFFITensorFromDLPack(managed, 0, 0, out);
+  if (ret != 0) free(managed);
+  return ret;
+}
+
+/* obj.__dlpack__(max_version=version) through vectorcall (no keyword dictionary). */
+static inline PyObject* TVMFFIPyCallDLPackVersioned(PyObject* obj, PyObject* method_name,
+                                                    PyObject* kwnames, PyObject* version) {
+  PyObject* args[2] = {obj, version};
+  return PyObject_VectorcallMethod(method_name, args, 1, kwnames);
+}
+
+/* What the tensor arguments of the call being converted ask of the call's environment. */
+typedef struct {
+  /* The exchange API of the first framework tensor argument (results come back as its type). */
+  const DLPackExchangeAPI* exchange_api;
+  /* The stream of the first non-CPU tensor argument, installed for the call. */
+  int has_stream;
+  DLDevice stream_device;
+  void* stream;
+} TVMFFIPyCallContext;
+
+static TVMFFI_PY_THREAD_LOCAL TVMFFIPyCallContext* tvm_ffi_py_call_context = NULL;
+
+/* Makes ctx the context of this thread's argument conversion; returns the previous one. */
+static inline TVMFFIPyCallContext* TVMFFIPySwapCallContext(TVMFFIPyCallContext* ctx) {
+  TVMFFIPyCallContext* previous = tvm_ffi_py_call_context;
+  tvm_ffi_py_call_context = ctx;
+  return previous;
+}
+
+static inline TVMFFIPyCallContext* TVMFFIPyCurrentCallContext(void) {
+  return tvm_ffi_py_call_context;
+}
+
+/* Records the stream of the first non-CPU tensor argument. */
+static inline void TVMFFIPyCallContextOfferStream(TVMFFIPyCallContext* ctx, DLDevice device,
+                                                  void* stream) {
+  if (ctx == NULL || ctx->has_stream || device.device_type == kDLCPU) return;
+  ctx->has_stream = 1;
+  ctx->stream_device = device;
+  ctx->stream = stream;
+}
+
+#endif /* TVM_FFI_PYTHON_DLPACK_H_ */

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* tvm_ffi_python_tensor.h: Tensor objects the Cython core makes itself for call arguments:
+ * views of framework tensors (DLPack exchange API) and of NumPy arrays (buffer protocol).
+ * Each is one allocation holding the object header, the DLTensor, a strong reference to the
+ * Python object that owns the memory, and the shape and strides. Blocks are pooled. */
+#ifndef TVM_FFI_PYTHON_TENSOR_H_
+#define TVM_FFI_PYTHON_TENSOR_H_
+
+#include <Python.h>
+#include <dlpack/dlpack.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tvm/ffi/c_api.h>
+
+#include "tvm_ffi_python_dlpack.h"
+
+/* Up to this many dimensions a tensor fits a pooled block. */
+#define TVMFFI_PY_POOLED_NDIM 8
+#define TVMFFI_PY_POOL_CAPACITY 32
+
+typedef struct {
+  TVMFFIObject header;
+  DLTensor tensor;
+  /* A strong reference to the Python object whose memory this tensor views. */
+  PyObject* owner;
+  /* shape[ndim], then strides[ndim]. */
+  int64_t dims[];
+} TVMFFIPyTensorObj;
+
+/* Free blocks for tensors of up to TVMFFI_PY_POOLED_NDIM dimensions, used with the GIL held. */
+static TVMFFIPyTensorObj* tvm_ffi_py_tensor_pool[TVMFFI_PY_POOL_CAPACITY];
+static int tvm_ffi_py_tensor_pool_size = 0;
+
+static void TVMFFIPyTensorObjDelete(void* handle, int flags) {
+  TVMFFIPyTensorObj* self = (TVMFFIPyTensorObj*)handle;
+  /* After interpreter shutdown the reference can only be leaked. */
+  if ((flags & kTVMFFIObjectDeleterFlagBitMaskStrong) && Py_IsInitialized()) {
+    PyGILState_STATE state = PyGILState_Ensure();
+    Py_DECREF(self->owner);
+    PyGILState_Release(state);
+  }
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) free(self);
+}
+
+/* A new object with one strong reference viewing memory of owner (which gains a reference)
+ * with room for ndim dimensions; NULL when out of memory (the FFI error is raised). The
+ * caller holds the GIL. */
+static inline TVMFFIPyTensorObj* TVMFFIPyTensorObjNew(int32_t ndim, PyObject* owner) {
+  size_t count = ndim > 0 ? (size_t)ndim : 0;
+  TVMFFIPyTensorObj* self;
+  if (count <= TVMFFI_PY_POOLED_NDIM && tvm_ffi_py_tensor_pool_size > 0) {
+    self = tvm_ffi_py_tensor_pool[--tvm_ffi_py_tensor_pool_size];
+  } else {
+    if (count < TVMFFI_PY_POOLED_NDIM) count = TVMFFI_PY_POOLED_NDIM;
+    self = (TVMFFIPyTensorObj*)malloc(sizeof(TVMFFIPyTensorObj) + 2 * count * sizeof(int64_t));
+    if (self == NULL) {
+      TVMFFIErrorSetRaisedFromCStr("MemoryError", "cannot allocate a tensor");
+      return NULL;
+    }
+    count = ndim > 0 ? (size_t)ndim : 0;
+  }
+  self->header.combined_ref_count = ((uint64_t)1 << 32) | 1;
+  self->header.type_index = kTVMFFITensor;
+  self->header.__padding = 0;
+  self->header.deleter = TVMFFIPyTensorObjDelete;
+  Py_INCREF(owner);
+  self->owner = owner;
+  self->tensor.ndim = ndim;
+  self->tensor.shape = self->dims;
+  self->tensor.strides = self->dims + count;
+  self->tensor.byte_offset = 0;
+  return self;
+}
+
+/* Drops a reference held with the GIL. The last reference to one of our tensors is recycled
+ * here without the deleter: no GIL round trip and no free. */
+static inline void TVMFFIPyDecRefHoldingGIL(TVMFFIObjectHandle handle) {
+  TVMFFIPyTensorObj* self = (TVMFFIPyTensorObj*)handle;
+  if (self->header.deleter != TVMFFIPyTensorObjDelete ||
+      __atomic_load_n(&self->header.combined_ref_count, __ATOMIC_ACQUIRE) !=
+          (((uint64_t)1 << 32) | 1)) {
+    TVMFFIObjectDecRef(handle);
+    return;
+  }
+  Py_DECREF(self->owner);
+  if (self->tensor.ndim <= TVMFFI_PY_POOLED_NDIM &&
+      tvm_ffi_py_tensor_pool_size < TVMFFI_PY_POOL_CAPACITY) {
+    tvm_ffi_py_tensor_pool[tvm_ffi_py_tensor_pool_size++] = self;
+  } else {
+    free(self);
+  }
+}
+
+static inline void TVMFFIPyFillCompactStrides(DLTensor* tensor) {
+  int64_t step = 1;
+  for (int32_t i = tensor->ndim - 1; i >= 0; --i) {
+    tensor->strides[i] = step;
+    step *= tensor->shape[i];
+  }
+}
+
+/* A Tensor viewing a framework tensor (a DLTensor filled by the exchange API), keeping a
+ * strong reference to the Python tensor. Returns 0, or -1 with the FFI error raised. */
+static inline int TVMFFIPyTensorFromFrameworkView(const DLTensor* view, PyObject* owner,
+                                                  TVMFFIObjectHandle* out) {
+  TVMFFIPyTensorObj* self = TVMFFIPyTensorObjNew(view->ndim, owner);
+  if (self == NULL) return -1;
+  int64_t* shape = self->tensor.shape;
+  int64_t* strides = self->tensor.strides;
+  self->tensor = *view;
+  self->tensor.shape = shape;
+  self->tensor.strides = strides;
+  size_t bytes = (size_t)(view->ndim > 0 ? view->ndim : 0) * sizeof(int64_t);
+  if (bytes != 0) memcpy(shape, view->shape, bytes);
+  if (view->strides != NULL) {
+    if (bytes != 0) memcpy(strides, view->strides, bytes);
+  } else {
+    TVMFFIPyFillCompactStrides(&self->tensor);
+  }
+  *out = self;
+  return 0;
+}
+
+/* The DLPack type of a native-order buffer format such as "f", "<q", "?" or "Zd". */
+static inline int TVMFFIPyBufferDataType(const Py_buffer* buffer, DLDataType* out) {
+  const char* format = buffer->format;
+  uint8_t code;
+  if (format == NULL || buffer->itemsize <= 0 || buffer->itemsize > 32) return 0;
+  if (*format == '@' || *format == '=' || *format == '<') ++format;
+  if (format[0] == 'Z') {
+    code = kDLComplex;
+    ++format;
+    if (strchr("efd", format[0]) == NULL) return 0;
+  } else if (format[0] == '?') {
+    code = kDLBool;
+  } else if (format[0] != '\0' && strchr("bhilq", format[0]) != NULL) {
+    code = kDLInt;
+  } else if (format[0] != '\0' && strchr("BHILQ", format[0]) != NULL) {
+    code = kDLUInt;
+  } else if (format[0] != '\0' && strchr("efd", format[0]) != NULL) {
+    code = kDLFloat;
+  } else {
+    return 0;
+  }
+  if (format[0] == '\0' || format[1] != '\0') return 0;
+  out->code = code;
+  out->bits = (uint8_t)(buffer->itemsize * 8);
+  out->lanes = 1;
+  return 1;
+}
+
+/* A Tensor viewing a CPU buffer (a NumPy array). Returns 0 on success, 1 when the buffer
+ * cannot be described as a DLTensor (no exception set; use __dlpack__ instead) and -1 with
+ * the FFI error raised. The caller holds the GIL. */
+static inline int TVMFFIPyTensorFromBuffer(PyObject* obj, TVMFFIObjectHandle* out) {
+  Py_buffer buffer;
+  DLDataType dtype;
+  if (PyObject_GetBuffer(obj, &buffer, PyBUF_RECORDS_RO) != 0) {
+    PyErr_Clear();
+    return 1;
+  }
+  int usable = buffer.ndim >= 0 && TVMFFIPyBufferDataType(&buffer, &dtype);
+  for (int i = 0; usable && i < buffer.ndim; ++i) {
+    usable = buffer.strides[i] % buffer.itemsize == 0;
+  }
+  if (!usable) {
+    PyBuffer_Release(&buffer);
+    return 1;
+  }
+  TVMFFIPyTensorObj* self = TVMFFIPyTensorObjNew(buffer.ndim, obj);
+  if (self == NULL) {
+    PyBuffer_Release(&buffer);
+    return -1;
+  }
+  self->tensor.data = buffer.buf;
+  self->tensor.device.device_type = kDLCPU;
+  self->tensor.device.device_id = 0;
+  self->tensor.dtype = dtype;
+  for (int i = 0; i < buffer.ndim; ++i) {
+    self->tensor.shape[i] = buffer.shape[i];
+    self->tensor.strides[i] = buffer.strides[i] / buffer.itemsize;
+  }
+  /* The reference to obj keeps the memory alive; the export itself is not needed. */
+  PyBuffer_Release(&buffer);
+  *out = self;
+  return 0;
+}
+
+#endif /* TVM_FFI_PYTHON_TENSOR_H_ */

@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Per-thread current streams read by kernels through ``TVMFFIEnvGetStream`` (spec 13)."""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from typing import Any, Union
+
+from . import core
+from .core import Device
+
+__all__ = ["StreamContext", "get_raw_stream", "use_raw_stream", "use_torch_stream"]
+
+RawStream = Union[int, ctypes.c_void_p]
+
+
+def _stream_address(stream: RawStream | None) -> int:
+    if isinstance(stream, ctypes.c_void_p):
+        return stream.value or 0
+    return int(stream or 0)
+
+
+class StreamContext:
+    """Sets the current stream of a device on enter and restores the previous one on exit."""
+
+    def __init__(self, device: Device, stream: RawStream) -> None:
+        self.device_type = device.dlpack_device_type()
+        self.device_id = device.index
+        self.stream = stream
+        self.prev_stream: int | None = None
+
+    def __enter__(self) -> StreamContext:
+        address = _stream_address(self.stream)
+        self.prev_stream = core._env_set_stream(self.device_type, self.device_id, address)
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        core._env_set_stream(self.device_type, self.device_id, self.prev_stream or 0)
+
+
+def use_raw_stream(device: Device, stream: RawStream) -> StreamContext:
+    """Return a context making ``stream`` (an int or ``c_void_p``) current for ``device``."""
+    if not isinstance(stream, (int, ctypes.c_void_p)):
+        raise ValueError(
+            f"use_raw_stream expects an int or ctypes.c_void_p stream, got "
+            f"'{type(stream).__name__}'; use use_torch_stream for torch streams"
+        )
+    return StreamContext(device, stream)
+
+
+def get_raw_stream(device: Device) -> int:
+    """Return this thread's current stream of ``device`` as an int (0 when none is set)."""
+    return core._env_get_stream(device.dlpack_device_type(), device.index)
+
+
+def _import_torch() -> Any:
+    try:
+        import torch
+    except ImportError:
+        raise ImportError("Cannot import torch") from None
+    return torch
+
+
+def use_torch_stream(context: Any = None) -> AbstractContextManager[StreamContext]:
+    """Return a context that makes torch's current CUDA stream the FFI stream of its device.
+
+    ``context`` (``torch.cuda.stream(s)`` or ``torch.cuda.graph(g)``) is entered first; exit
+    restores both. Raises ``ImportError`` without torch; CPU-only torch raises its own error
+    on enter.
+    """
+    return _torch_stream_context(_import_torch(), context)
+
+
+@contextmanager
+def _torch_stream_context(torch: Any, context: Any) -> Iterator[StreamContext]:
+    with context if context is not None else nullcontext():
+        stream = torch.cuda.current_stream()
+        device = Device("cuda", stream.device.index or 0)
+        with StreamContext(device, stream.cuda_stream) as ctx:
+            yield ctx
