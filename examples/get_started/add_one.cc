@@ -13,13 +13,17 @@ namespace {
 /// Rejects anything but a 1-D float32 CPU tensor, naming the argument and what was wrong.
 void CheckFloat32Vector(const tvm::ffi::TensorView& tensor, const char* name) {
   DLDataType float32{kDLFloat, 32, 1};
-  TVM_FFI_CHECK(tensor.dtype() == float32, TypeError)
-      << "add_one: " << name << " must be float32, got " << tensor.dtype();
-  TVM_FFI_CHECK(tensor.device().device_type == kDLCPU, ValueError)
-      << "add_one: " << name << " must be on the CPU, got device type "
-      << tensor.device().device_type;
-  TVM_FFI_CHECK(tensor.ndim() == 1, ValueError)
-      << "add_one: " << name << " must be 1-D, got " << tensor.ndim() << " dimensions";
+  if (tensor.dtype() != float32) {
+    TVM_FFI_THROW(TypeError) << "add_one: " << name << " must be float32, got " << tensor.dtype();
+  }
+  if (tensor.device().device_type != kDLCPU) {
+    TVM_FFI_THROW(ValueError) << "add_one: " << name << " must be on the CPU, got device type "
+                              << tensor.device().device_type;
+  }
+  if (tensor.ndim() != 1) {
+    TVM_FFI_THROW(ValueError) << "add_one: " << name << " must be 1-D, got " << tensor.ndim()
+                              << " dimensions";
+  }
 }
 
 /// Address of element 0, honouring the tensor's byte offset.
@@ -31,8 +35,10 @@ T* FirstElement(const tvm::ffi::TensorView& tensor) {
 void AddOne(tvm::ffi::TensorView x, tvm::ffi::TensorView y) {
   CheckFloat32Vector(x, "x");
   CheckFloat32Vector(y, "y");
-  TVM_FFI_CHECK(x.size(0) == y.size(0), ValueError)
-      << "add_one: shape mismatch, x has " << x.size(0) << " elements and y has " << y.size(0);
+  if (x.size(0) != y.size(0)) {
+    TVM_FFI_THROW(ValueError) << "add_one: shape mismatch, x has " << x.size(0)
+                              << " elements and y has " << y.size(0);
+  }
   const float* in = FirstElement<const float>(x);
   float* out = FirstElement<float>(y);
   for (int64_t i = 0; i < x.size(0); ++i) out[i * y.stride(0)] = in[i * x.stride(0)] + 1.0f;
