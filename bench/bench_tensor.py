@@ -19,6 +19,8 @@ from _reference import run_interleaved
 import tvm_ffi
 
 FLOOR = "floor: nop releasing the GIL"
+# The same C no-op called the way the cases are: from a lambda, with the tensor arguments.
+SAME_SHAPE_FLOOR = "floor: lambda: nop_release_gil(x)"
 
 
 def kernels() -> tuple[tvm_ffi.Function, tvm_ffi.Function, str]:
@@ -39,6 +41,8 @@ def make_cases(ref) -> dict[str, Callable[[], object]]:
     tensor = tvm_ffi.from_dlpack(array)
     return {
         FLOOR: ref.nop_release_gil,
+        SAME_SHAPE_FLOOR: lambda: ref.nop_release_gil(source),
+        SAME_SHAPE_FLOOR + " x3": lambda: ref.nop_release_gil(source, source, source),
         "kernel(torch)": lambda: one(source),
         "kernel(torch x3)": lambda: three(source, source, source),
         "kernel(numpy)": lambda: one(array),
@@ -61,9 +65,10 @@ def report(results: dict[str, float]) -> None:
     """Print ns/call, the ratio to the floor and the cost of each further tensor argument."""
     print(kernels()[2])
     floor = results[FLOOR]
-    print(f"{'case':32s} {'ns/call':>9s} {'x gil floor':>12s}")
+    print(f"{'case':36s} {'ns/call':>9s} {'x gil floor':>12s} {'x same-shape floor':>19s}")
     for name, ns in results.items():
-        print(f"{name:32s} {ns:9.1f} {ns / floor:12.2f}")
+        shape_floor = results[SAME_SHAPE_FLOOR + (" x3" if "x3" in name else "")]
+        print(f"{name:36s} {ns:9.1f} {ns / floor:12.2f} {ns / shape_floor:19.2f}")
     print()
     for kind in ("torch", "numpy", "Tensor"):
         extra = (results[f"kernel({kind} x3)"] - results[f"kernel({kind})"]) / 2
