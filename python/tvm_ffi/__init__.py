@@ -103,10 +103,9 @@ if not _is_config_mode():
         Object,
         ObjectConvertible,
         Shape,
-        convert,
-        device,
         Tensor,
         convert,
+        device,
         from_dlpack,
     )
     from .error import register_error
