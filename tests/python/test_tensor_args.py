@@ -353,6 +353,19 @@ def test_numpy_argument_layouts(name: str) -> None:
     assert np.array_equal(back, array)
 
 
+def test_numpy_arguments_use_checked_struct_fields() -> None:
+    """After the first array the fast path reads NumPy's struct, verified once against the
+    buffer protocol; the layout cases above then all go through it."""
+    ECHO(np.zeros(3, dtype="float32"))
+    assert tvm_ffi.core._numpy_fields_state() == 1
+    for name in sorted(NUMPY_ARGUMENT_CASES):
+        test_numpy_argument_layouts(name)
+    for dtype in ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"):
+        array = np.arange(6, dtype=dtype).reshape(2, 3)[:, 1:]
+        assert np.array_equal(np.from_dlpack(ECHO(array)), array)
+        assert str(ECHO(array).dtype) == dtype
+
+
 def test_numpy_argument_non_native_byte_order_is_refused() -> None:
     """The buffer layout is not a DLPack type, so __dlpack__ decides; numpy refuses it."""
     with pytest.raises(BufferError):

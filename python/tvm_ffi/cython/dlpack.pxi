@@ -97,4 +97,4 @@ cdef extern from "tvm_ffi_python_tensor.h":
     void TVMFFIPyDecRefHoldingGIL(TVMFFIObjectHandle handle)
     int TVMFFIPyTensorFromFrameworkView(const DLTensor* view, PyObject* owner,
                                         TVMFFIObjectHandle* out)
-    int TVMFFIPyTensorFromBuffer(object obj, TVMFFIObjectHandle* out)
+    int TVMFFIPyTensorFromNumpy(object obj, TVMFFIObjectHandle* out)

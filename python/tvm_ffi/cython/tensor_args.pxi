@@ -37,7 +37,7 @@ cdef int convert_tensor_arg(object value, int rule, TVMFFIAny* out,
     if rule == RULE_DLPACK_EXCHANGE:
         return set_exchange_tensor(value, cached_exchange_api(type(value)), out, temp)
     if rule == RULE_NUMPY_ARRAY:
-        ret = TVMFFIPyTensorFromBuffer(value, &handle)
+        ret = TVMFFIPyTensorFromNumpy(value, &handle)
         if ret == 0:
             return set_owned(out, handle, temp)
         CHECK_CALL(ret if ret < 0 else 0)  # 1: not a DLPack layout (e.g. ml_dtypes), use __dlpack__
@@ -166,3 +166,13 @@ def _env_set_stream(int32_t device_type, int32_t device_id, stream) -> int:
 def _env_get_stream(int32_t device_type, int32_t device_id) -> int:
     """This thread's stream for a device (0 when none is set)."""
     return <uint64_t>TVMFFIEnvGetStream(device_type, device_id)
+
+
+cdef extern from "tvm_ffi_python_tensor.h":
+    int tvm_ffi_py_numpy_fields_state
+
+
+def _numpy_fields_state() -> int:
+    """1 once NumPy arrays are read from their struct fields, -1 if that layout check failed,
+    0 before the first array (for tests)."""
+    return tvm_ffi_py_numpy_fields_state

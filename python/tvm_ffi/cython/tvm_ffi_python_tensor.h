@@ -186,4 +186,109 @@ static inline int TVMFFIPyTensorFromBuffer(PyObject* obj, TVMFFIObjectHandle* ou
   return 0;
 }
 
+/* The leading fields of NumPy's array object and dtype descriptor. Their layout has been the
+ * same from NumPy 1.7 through 2.x; it is still checked once per process against the buffer
+ * protocol (TVMFFIPyTensorFromNumpy) before it is trusted. */
+typedef struct {
+  PyObject ob_base;
+  char* data;
+  int nd;
+  Py_ssize_t* dimensions;
+  Py_ssize_t* strides;
+  PyObject* base;
+  PyObject* descr;
+} TVMFFIPyNumpyArrayHead;
+
+typedef struct {
+  PyObject ob_base;
+  PyTypeObject* typeobj;
+  char kind;
+  char type;
+  char byteorder;
+  char flags;
+  int type_num;
+} TVMFFIPyNumpyDescrHead;
+
+/* The DLPack type of a native-order NumPy type number (NPY_BOOL .. NPY_HALF); 0 if none. */
+static inline int TVMFFIPyNumpyDataType(const TVMFFIPyNumpyDescrHead* descr, DLDataType* out) {
+  static const uint8_t kCodes[] = {kDLBool, kDLInt, kDLUInt, kDLInt,   kDLUInt,    kDLInt,
+                                   kDLUInt, kDLInt, kDLUInt, kDLInt,   kDLUInt,    kDLFloat,
+                                   kDLFloat, 0,     kDLComplex, kDLComplex};
+  const uint8_t bits[] = {8,  8,  8,  16, 16, 32, 32, 8 * sizeof(long), 8 * sizeof(long),
+                          64, 64, 32, 64, 0,  64, 128};
+  if (descr->byteorder == '>') return 0;
+  if (descr->type_num == 23) { /* NPY_HALF */
+    *out = (DLDataType){kDLFloat, 16, 1};
+    return 1;
+  }
+  if (descr->type_num < 0 || descr->type_num >= (int)sizeof(kCodes) || bits[descr->type_num] == 0) {
+    return 0;
+  }
+  *out = (DLDataType){kCodes[descr->type_num], bits[descr->type_num], 1};
+  return 1;
+}
+
+/* A Tensor viewing a NumPy array read from its struct fields. Returns 0, 1 when the array
+ * is not supported this way (no exception set) or -1 with the FFI error raised. */
+static inline int TVMFFIPyTensorFromNumpyFields(PyObject* obj, TVMFFIObjectHandle* out) {
+  const TVMFFIPyNumpyArrayHead* array = (const TVMFFIPyNumpyArrayHead*)obj;
+  DLDataType dtype;
+  if (!TVMFFIPyNumpyDataType((const TVMFFIPyNumpyDescrHead*)array->descr, &dtype)) return 1;
+  Py_ssize_t itemsize = dtype.bits / 8;
+  for (int i = 0; i < array->nd; ++i) {
+    if (array->strides[i] % itemsize != 0) return 1;
+  }
+  TVMFFIPyTensorObj* self = TVMFFIPyTensorObjNew(array->nd, obj);
+  if (self == NULL) return -1;
+  self->tensor.data = array->data;
+  self->tensor.device.device_type = kDLCPU;
+  self->tensor.device.device_id = 0;
+  self->tensor.dtype = dtype;
+  for (int i = 0; i < array->nd; ++i) {
+    self->tensor.shape[i] = array->dimensions[i];
+    self->tensor.strides[i] = array->strides[i] / itemsize;
+  }
+  *out = self;
+  return 0;
+}
+
+static inline int TVMFFIPySameTensor(const DLTensor* a, const DLTensor* b) {
+  if (a->data != b->data || a->ndim != b->ndim || a->dtype.code != b->dtype.code ||
+      a->dtype.bits != b->dtype.bits || a->dtype.lanes != b->dtype.lanes) {
+    return 0;
+  }
+  for (int i = 0; i < a->ndim; ++i) {
+    if (a->shape[i] != b->shape[i] || a->strides[i] != b->strides[i]) return 0;
+  }
+  return 1;
+}
+
+/* 1 once the struct layout matched the buffer protocol, -1 if it did not, 0 before. */
+static int tvm_ffi_py_numpy_fields_state = 0;
+
+/* A Tensor viewing an exact numpy.ndarray. Reads the struct fields once they have been
+ * checked against the buffer protocol, else uses the protocol. Returns like
+ * TVMFFIPyTensorFromBuffer. */
+static inline int TVMFFIPyTensorFromNumpy(PyObject* obj, TVMFFIObjectHandle* out) {
+  if (tvm_ffi_py_numpy_fields_state == 1) {
+    int ret = TVMFFIPyTensorFromNumpyFields(obj, out);
+    if (ret != 1) return ret;
+    return TVMFFIPyTensorFromBuffer(obj, out);
+  }
+  int ret = TVMFFIPyTensorFromBuffer(obj, out);
+  if (ret != 0 || tvm_ffi_py_numpy_fields_state != 0) return ret;
+  TVMFFIObjectHandle probe = NULL;
+  int probe_ret = TVMFFIPyTensorFromNumpyFields(obj, &probe);
+  if (probe_ret == -1) return -1;
+  if (probe_ret == 0) {
+    tvm_ffi_py_numpy_fields_state =
+        TVMFFIPySameTensor(&((TVMFFIPyTensorObj*)probe)->tensor,
+                           &((TVMFFIPyTensorObj*)*out)->tensor)
+            ? 1
+            : -1;
+    TVMFFIPyDecRefHoldingGIL(probe);
+  }
+  return 0;
+}
+
 #endif /* TVM_FFI_PYTHON_TENSOR_H_ */
