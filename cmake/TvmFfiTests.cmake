@@ -23,6 +23,11 @@ function(tvm_ffi_add_cpp_tests)
   target_compile_options(tvm_ffi_cpp_tests PRIVATE -Wall -Wextra -Werror
     $<$<CXX_COMPILER_ID:GNU>:-Wno-maybe-uninitialized>)
   tvm_ffi_link_runtime_for_test(tvm_ffi_cpp_tests)
+  if(TARGET tvm_ffi_testing)
+    # Module tests load the testing library again by path, as a user library.
+    target_compile_definitions(tvm_ffi_cpp_tests PRIVATE
+      TVM_FFI_TESTING_LIBRARY_PATH="$<TARGET_FILE:tvm_ffi_testing>")
+  endif()
   target_link_libraries(tvm_ffi_cpp_tests PRIVATE GTest::gtest GTest::gtest_main)
   include(GoogleTest)
   gtest_discover_tests(tvm_ffi_cpp_tests DISCOVERY_MODE PRE_TEST PROPERTIES TIMEOUT 300)

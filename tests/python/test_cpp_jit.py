@@ -367,3 +367,59 @@ def test_generated_build_file_is_valid(tmp_path):
     assert "cxxflags = '-DX=$$HOME'\n" in text
     assert "build a_b.o: compile_cxx a$ b.cc\n" in text
     assert "build out.so: link_shared a_b.o\n" in text
+
+
+TENSOR_SOURCE = """
+void scale_into(tvm::ffi::TensorView x, tvm::ffi::TensorView y, double factor) {
+  TVM_FFI_CHECK(x.dtype() == DLDataType({kDLFloat, 32, 1}), TypeError) << "x must be float32";
+  TVM_FFI_CHECK(x.numel() == y.numel(), ValueError) << "size mismatch";
+  const float* in = static_cast<const float*>(x.data_ptr());
+  float* out = static_cast<float*>(y.data_ptr());
+  for (int64_t i = 0; i < x.size(0); ++i) out[i * y.stride(0)] = in[i * x.stride(0)] * factor;
+}
+
+// A new float32 tensor of ones shaped like `like`, from the caller's framework allocator.
+tvm::ffi::Tensor ones_like(tvm::ffi::TensorView like) {
+  tvm::ffi::Tensor t = tvm::ffi::Tensor::FromEnvAlloc(
+      TVMFFIEnvTensorAlloc, like.shape(), DLDataType{kDLFloat, 32, 1}, like.device());
+  float* data = static_cast<float*>(t.data_ptr());
+  for (int64_t i = 0; i < t.numel(); ++i) data[i] = 1.0f;
+  return t;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def tensor_module() -> tvm_ffi.Module:
+    return tvm_ffi.cpp.load_inline(
+        "jit_tensor", cpp_sources=TENSOR_SOURCE, functions=["scale_into", "ones_like"]
+    )
+
+
+def test_inline_tensor_kernel_on_numpy(tensor_module):
+    np = pytest.importorskip("numpy")
+    x = np.arange(4, dtype="float32")
+    y = np.zeros(8, dtype="float32")
+    tensor_module.scale_into(x, y[::2], 2.0)
+    assert y.tolist() == [0, 0, 2, 0, 4, 0, 6, 0]
+    with pytest.raises(TypeError, match="x must be float32"):
+        tensor_module.scale_into(x.astype("float64"), y, 1.0)
+
+
+def test_inline_tensor_kernel_on_torch(tensor_module):
+    torch = pytest.importorskip("torch")
+    x = torch.ones(3)
+    y = torch.zeros(3)
+    tensor_module.scale_into(x, y, 0.5)
+    assert y.tolist() == [0.5, 0.5, 0.5]
+
+
+def test_env_alloc_output_follows_the_caller_framework(tensor_module):
+    torch = pytest.importorskip("torch")
+    np = pytest.importorskip("numpy")
+    ones = tensor_module.ones_like(torch.zeros(2, 3))
+    assert isinstance(ones, torch.Tensor)
+    assert ones.shape == (2, 3)
+    assert ones.sum().item() == 6.0
+    with pytest.raises(RuntimeError, match="allocator is nullptr"):
+        tensor_module.ones_like(np.zeros(3))

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import shutil
 import subprocess
@@ -147,6 +148,16 @@ def test_generated_c_library(built: dict[str, Path]) -> None:
     assert mod.call_add_one(41) == 42
     with pytest.raises(TypeError, match="add expects two ints"):
         mod.add(1, "2")
+
+
+def test_context_symbols_are_written_at_load(built: dict[str, Path]) -> None:
+    register = tvm_ffi.LIB.TVMFFIEnvModRegisterContextSymbol
+    register.argtypes = [ctypes.c_char_p, ctypes.c_void_p]
+    assert register(b"tvm_ffi_test_context_value", 0x5EED) == 0
+    try:
+        assert tvm_ffi.load_module(built["generated"]).context_value() == 0x5EED
+    finally:
+        assert register(b"tvm_ffi_test_context_value", None) == 0
 
 
 def test_objects_outlive_their_module(built: dict[str, Path]) -> None:

@@ -50,3 +50,18 @@ TVM_FFI_DLL_EXPORT int __tvm_ffi_call_add_one(void* handle, const TVMFFIAny* arg
   /* add_one is borrowed: the module's lookup cache owns it. */
   return TVMFFIFunctionCall(add_one, (TVMFFIAny*)args, num_args, result);
 }
+
+/* Written by the loader when the host registered it with TVMFFIEnvModRegisterContextSymbol. */
+TVM_FFI_DLL_EXPORT void* tvm_ffi_test_context_value = 0;
+
+/* context_value() -> the address the loader wrote into tvm_ffi_test_context_value. */
+TVM_FFI_DLL_EXPORT int __tvm_ffi_context_value(void* handle, const TVMFFIAny* args,
+                                               int32_t num_args, TVMFFIAny* result) {
+  (void)handle;
+  (void)args;
+  (void)num_args;
+  result->type_index = kTVMFFIInt;
+  result->zero_padding = 0;
+  result->v_int64 = (int64_t)(intptr_t)tvm_ffi_test_context_value;
+  return 0;
+}
