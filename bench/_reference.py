@@ -12,9 +12,12 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from tvm_ffi import libinfo
+
 REFERENCE_SOURCE = r"""
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <dlpack/dlpack.h>
 
 static PyObject* nop(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
   Py_RETURN_NONE;
@@ -30,6 +33,18 @@ static PyObject* call_back(PyObject* self, PyObject* const* args, Py_ssize_t nar
 static PyObject* return_str(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
   return PyUnicode_FromStringAndSize("abcdefghijklmnopqrstuvwxyz0123456789", 36);
 }
+/* view_release_gil(api_address, *tensors): the least a consumer of a framework's DLPack
+   exchange API can do: fill a DLTensor view of each tensor, then release and retake the GIL. */
+static PyObject* view_release_gil(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  const DLPackExchangeAPI* api = (const DLPackExchangeAPI*)PyLong_AsVoidPtr(args[0]);
+  DLTensor view;
+  for (Py_ssize_t i = 1; i < nargs; ++i) {
+    if (api->dltensor_from_py_object_no_sync(args[i], &view) != 0) return NULL;
+  }
+  Py_BEGIN_ALLOW_THREADS
+  Py_END_ALLOW_THREADS
+  Py_RETURN_NONE;
+}
 static void c_noop(void) {}
 static PyObject* c_noop_address(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
   return PyLong_FromVoidPtr((void*)c_noop);
@@ -40,6 +55,7 @@ static PyMethodDef methods[] = {
   {"call_back", (PyCFunction)(void(*)(void))call_back, METH_FASTCALL, NULL},
   {"return_str", (PyCFunction)(void(*)(void))return_str, METH_FASTCALL, NULL},
   {"c_noop_address", (PyCFunction)(void(*)(void))c_noop_address, METH_FASTCALL, NULL},
+  {"view_release_gil", (PyCFunction)(void(*)(void))view_release_gil, METH_FASTCALL, NULL},
   {NULL, NULL, 0, NULL}};
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "bench_reference", NULL, -1, methods};
 PyMODINIT_FUNC PyInit_bench_reference(void) { return PyModule_Create(&module); }
@@ -52,7 +68,9 @@ def build_reference(workdir: Path):
     source.write_text(REFERENCE_SOURCE)
     target = workdir / ("bench_reference" + sysconfig.get_config_var("EXT_SUFFIX"))
     include = sysconfig.get_paths()["include"]
-    cmd = ["cc", "-O2", "-shared", "-fPIC", f"-I{include}", str(source), "-o", str(target)]
+    dlpack_include = libinfo.find_dlpack_include_path()
+    cmd = ["cc", "-O2", "-shared", "-fPIC", f"-I{include}", f"-I{dlpack_include}", str(source)]
+    cmd += ["-o", str(target)]
     subprocess.run(cmd, check=True)
     spec = importlib.util.spec_from_file_location("bench_reference", target)
     module = importlib.util.module_from_spec(spec)

@@ -9,6 +9,7 @@ interleaved rounds) and ratios to the floor, a C extension no-op that releases t
 
 from __future__ import annotations
 
+import ctypes
 import sys
 from typing import Callable
 
@@ -21,6 +22,8 @@ import tvm_ffi
 FLOOR = "floor: nop releasing the GIL"
 # The same C no-op called the way the cases are: from a lambda, with the tensor arguments.
 SAME_SHAPE_FLOOR = "floor: lambda: nop_release_gil(x)"
+# What torch itself costs: a C extension filling DLTensor views through torch's exchange API.
+TORCH_FLOOR = "torch floor: lambda: C ext views x"
 
 
 def kernels() -> tuple[tvm_ffi.Function, tvm_ffi.Function, str]:
@@ -33,13 +36,27 @@ def kernels() -> tuple[tvm_ffi.Function, tvm_ffi.Function, str]:
     return one, three, "kernels: testing.tensor_data_ptr and testing.tensor_data_ptr3"
 
 
+def exchange_api_address(cls: type) -> int:
+    """Address of the DLPackExchangeAPI a tensor class publishes (capsule or int)."""
+    api = cls.__dlpack_c_exchange_api__
+    if isinstance(api, int):
+        return api
+    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+    get_pointer.restype = ctypes.c_void_p
+    get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    return get_pointer(api, b"dlpack_exchange_api")
+
+
 def make_cases(ref) -> dict[str, Callable[[], object]]:
     """Every measured case as a zero-argument callable."""
     one, three, _ = kernels()
     array = numpy.zeros((4, 4), dtype="float32")
     source = torch.zeros(4, 4)
     tensor = tvm_ffi.from_dlpack(array)
+    api = exchange_api_address(torch.Tensor)
     return {
+        TORCH_FLOOR: lambda: ref.view_release_gil(api, source),
+        TORCH_FLOOR + " x3": lambda: ref.view_release_gil(api, source, source, source),
         FLOOR: ref.nop_release_gil,
         SAME_SHAPE_FLOOR: lambda: ref.nop_release_gil(source),
         SAME_SHAPE_FLOOR + " x3": lambda: ref.nop_release_gil(source, source, source),
@@ -73,6 +90,8 @@ def report(results: dict[str, float]) -> None:
     for kind in ("torch", "numpy", "Tensor"):
         extra = (results[f"kernel({kind} x3)"] - results[f"kernel({kind})"]) / 2
         print(f"each further {kind} argument: {extra:.1f} ns")
+    torch_view = (results[TORCH_FLOOR + " x3"] - results[TORCH_FLOOR]) / 2
+    print(f"each further torch view in a C extension (torch's own cost): {torch_view:.1f} ns")
 
 
 if __name__ == "__main__":
