@@ -39,7 +39,8 @@ cdef int call_packed_in(TVMFFIObjectHandle func, tuple args, TVMFFIAny* result,
             free(temps)
             raise MemoryError()
     try:
-        convert_args(args, cells, temps, &converted, ctx)
+        if num_args != 0:
+            convert_args(args, cells, temps, &converted, ctx)
         if ctx.exchange_api != NULL or ctx.has_stream:
             ret = call_in_env(func, cells, <int32_t>num_args, result, release_gil, ctx)
         elif release_gil:
