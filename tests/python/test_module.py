@@ -174,6 +174,17 @@ def test_objects_outlive_their_module(built: dict[str, Path]) -> None:
     gc.collect()
 
 
+def test_tensors_outlive_their_module(built: dict[str, Path]) -> None:
+    np = pytest.importorskip("numpy")
+    mod = tvm_ffi.load_module(built["user"], keep_module_alive=False)
+    tensor = mod.make_range(5)
+    del mod
+    gc.collect()
+    assert np.from_dlpack(tensor).tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
+    del tensor  # its deleter is code of the library
+    gc.collect()
+
+
 def test_library_in_fresh_process(built: dict[str, Path], run_python) -> None:
     code = (
         "import sys, tvm_ffi\n"
