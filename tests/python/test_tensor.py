@@ -14,6 +14,19 @@ import tvm_ffi
 from tvm_ffi import core
 
 np = pytest.importorskip("numpy")
+# NumPy 2.1 added versioned DLPack (max_version); before it, arrays imported through DLPack
+# are read-only and read-only arrays cannot be exported.
+NUMPY_VERSIONED_DLPACK = tuple(int(p) for p in np.__version__.split(".")[:2]) >= (2, 1)
+needs_versioned_numpy = pytest.mark.skipif(
+    not NUMPY_VERSIONED_DLPACK, reason="numpy < 2.1 has no versioned DLPack"
+)
+
+
+def _numpy_capsule(array):
+    """The newest capsule this NumPy exports."""
+    if NUMPY_VERSIONED_DLPACK:
+        return array.__dlpack__(max_version=(1, 0))
+    return array.__dlpack__()
 
 NUMPY_DTYPES = [
     "bool",
@@ -57,11 +70,14 @@ def test_numpy_shares_memory_both_ways() -> None:
     tensor = tvm_ffi.from_dlpack(array)
     assert isinstance(tensor, tvm_ffi.Tensor)
     back = np.from_dlpack(tensor)
-    back[1, 2] = 42.0
-    assert array[1, 2] == 42.0
+    if back.flags.writeable:  # NumPy >= 2.1
+        back[1, 2] = 42.0
+        assert array[1, 2] == 42.0
     array[0, 0] = -1.0
     assert back[0, 0] == -1.0
     assert back.ctypes.data == array.ctypes.data
+    tvm_ffi.get_global_func("testing.tensor_fill_f32")(tensor, 7.0)
+    assert (array == 7.0).all()
 
 
 def test_torch_shares_memory_both_ways() -> None:
@@ -260,7 +276,7 @@ def test_versioned_and_legacy_capsules() -> None:
 
 def test_raw_numpy_capsules() -> None:
     array = np.arange(4, dtype="int32")
-    for capsule in (array.__dlpack__(), array.__dlpack__(max_version=(1, 0))):
+    for capsule in (array.__dlpack__(), _numpy_capsule(array)):
         tensor = tvm_ffi.from_dlpack(capsule)
         assert tensor.data_ptr() == array.ctypes.data
 
@@ -293,14 +309,23 @@ def test_dlpack_export_options() -> None:
 
 
 def test_read_only_numpy_array() -> None:
-    """numpy only exports read-only arrays over versioned DLPack (with the READ_ONLY flag).
-    from_dlpack asks for the versioned protocol, so it works; the runtime does not record the
-    flag, so the Tensor and arrays made from it are writable (as upstream)."""
+    """from_dlpack views a NumPy array directly, so read-only arrays import on every NumPy
+    version. The flag is not recorded (as upstream): exported again, the data is writable."""
     array = np.arange(3.0)
     array.flags.writeable = False
     tensor = tvm_ffi.from_dlpack(array)
     assert tensor.data_ptr() == array.ctypes.data
-    assert np.from_dlpack(tensor).flags.writeable
+    if NUMPY_VERSIONED_DLPACK:
+        assert np.from_dlpack(tensor).flags.writeable
+
+
+@needs_versioned_numpy
+def test_read_only_numpy_capsule() -> None:
+    """NumPy exports a read-only array only as a versioned capsule with the READ_ONLY flag."""
+    array = np.arange(3.0)
+    array.flags.writeable = False
+    tensor = tvm_ffi.from_dlpack(array.__dlpack__(max_version=(1, 0)))
+    assert tensor.data_ptr() == array.ctypes.data
 
 
 def test_legacy_only_producer() -> None:
@@ -348,7 +373,7 @@ def test_require_contiguous() -> None:
 
 def test_rejected_capsule_stays_usable() -> None:
     array = np.zeros((3, 4))
-    capsule = array.T.__dlpack__(max_version=(1, 0))
+    capsule = _numpy_capsule(array.T)
     with pytest.raises(RuntimeError, match="not contiguous"):
         tvm_ffi.from_dlpack(capsule, require_contiguous=True)
     assert tvm_ffi.from_dlpack(capsule).shape == (4, 3)
@@ -394,7 +419,7 @@ def test_unconsumed_capsules_are_freed() -> None:
     array = np.zeros(4)
     exported = tvm_ffi.from_dlpack(array)
     _assert_refcount_stable(exported, lambda t: (t._to_dlpack(), t._to_dlpack_versioned()))
-    _assert_refcount_stable(array, lambda a: a.__dlpack__(max_version=(1, 0)))
+    _assert_refcount_stable(array, _numpy_capsule)
     exported = None
     gc.collect()
     base = sys.getrefcount(array)

@@ -36,8 +36,8 @@ def test_numpy_argument_comes_back_as_tensor() -> None:
     result = ECHO(array)
     assert isinstance(result, tvm_ffi.Tensor)
     assert result.data_ptr() == array.ctypes.data
-    np.from_dlpack(result)[0, 1] = 9.0
-    assert array[0, 1] == 9.0
+    array[0, 1] = 9.0
+    assert np.from_dlpack(result)[0, 1] == 9.0
 
 
 def test_torch_argument_comes_back_as_torch() -> None:
@@ -82,7 +82,7 @@ class DLPackOnly:
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         self.max_version = max_version
-        return self.array.__dlpack__(max_version=max_version)
+        return tvm_ffi.from_dlpack(self.array).__dlpack__(max_version=max_version)
 
     def __dlpack_device__(self):
         return (1, 0)

@@ -7,11 +7,25 @@ cdef type _last_exchange_cls = None
 cdef const DLPackExchangeAPI* _last_exchange_api = NULL
 
 
+cdef type _ndarray_type = None
+
+
+cdef inline bint is_exact_ndarray(type cls):
+    """numpy.ndarray itself (not a subclass), told without importing numpy."""
+    global _ndarray_type
+    if cls is _ndarray_type:
+        return True
+    if _ndarray_type is None and cls.__name__ == "ndarray" and cls.__module__ == "numpy":
+        _ndarray_type = cls
+        return True
+    return False
+
+
 cdef int classify_tensor_type(type cls) except -2:
     """The tensor/stream rule of a Python type (spec 2.2 rows 7-11), or -1 for none."""
     if exchange_api_of_type(cls) != NULL:
         return RULE_DLPACK_EXCHANGE
-    if cls.__name__ == "ndarray" and cls.__module__ == "numpy":
+    if is_exact_ndarray(cls):
         return RULE_NUMPY_ARRAY
     if hasattr(cls, "__cuda_stream__"):
         return RULE_CUDA_STREAM_PROTOCOL
