@@ -28,6 +28,7 @@ def _numpy_capsule(array):
         return array.__dlpack__(max_version=(1, 0))
     return array.__dlpack__()
 
+
 NUMPY_DTYPES = [
     "bool",
     "int8",
