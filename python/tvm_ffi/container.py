@@ -225,7 +225,7 @@ class _MappingBase(core.CContainerBase, Object, Mapping):
         for _ in range(len(self)):
             key, value = iterator(0), iterator(1)
             iterator(2)
-            yield key, value
+            yield self._tag_value(key), self._tag_value(value)
 
     def __iter__(self) -> Iterator[Any]:
         for key, _ in self._entries():

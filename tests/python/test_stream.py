@@ -100,3 +100,17 @@ def test_torch_cuda_argument_sets_call_stream() -> None:
     with torch.cuda.stream(side):
         func(torch.zeros(1, device="cuda"))
     assert seen == [side.cuda_stream]
+
+
+def test_tagged_container_with_cuda_tensor_sets_call_stream() -> None:
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("needs CUDA torch")
+    echo = tvm_ffi.get_global_func("testing.echo")
+    tagged = echo([torch.zeros(1), torch.zeros(1, device="cuda")])  # a torch call's result
+    seen = []
+    func = tvm_ffi.convert(lambda c: seen.append(tvm_ffi.get_raw_stream(tvm_ffi.Device("cuda"))))
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        func(tagged)
+    assert seen == [side.cuda_stream]

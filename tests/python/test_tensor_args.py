@@ -168,8 +168,11 @@ def test_containers_returned_for_torch_calls_give_torch_tensors() -> None:
     nested = ECHO([[first], {"k": second}])
     assert type(nested[0][0]) is torch.Tensor
     assert type(nested[1]["k"]) is torch.Tensor
-    mapping = ECHO({"a": first})
+    mapping = ECHO({"a": first, "b": [second]})
     assert type(mapping["a"]) is torch.Tensor
+    assert [type(v) for v in mapping.values()] == [torch.Tensor, tvm_ffi.Array]
+    assert type(dict(mapping.items())["b"][0]) is torch.Tensor
+    assert mapping.get("a").data_ptr() == first.data_ptr()
     assert type(ECHO(result)[1]) is torch.Tensor  # a tagged container tags the call
 
 

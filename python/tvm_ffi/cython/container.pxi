@@ -19,6 +19,18 @@ cdef class CContainerBase(CObject):
             TVMFFIObjectDecRef(self.chandle)
         self.chandle = TVMFFIPyCellObject(&result)
 
+    def _tag_value(self, value):
+        """A value read out of this container through an FFI call that did not see the
+        container, converted as make_framework_result would have done it."""
+        if self.exchange_api == NULL:
+            return value
+        if isinstance(value, Tensor):
+            TVMFFIObjectIncRef((<CObject>value).chandle)
+            return tensor_to_framework((<CObject>value).chandle, self.exchange_api)
+        if isinstance(value, CContainerBase) and (<CContainerBase>value).exchange_api == NULL:
+            (<CContainerBase>value).exchange_api = self.exchange_api
+        return value
+
     def _init_map_from_builtin(self, str constructor, object mapping):
         """Adopts the map returned by ``constructor(k0, v0, k1, v1, ...)`` for the entries."""
         cdef list flat = []
@@ -74,8 +86,38 @@ cdef object make_framework_result(TVMFFIAny* owned, const DLPackExchangeAPI* api
     return value
 
 
-cdef void note_container_framework(CObject container) noexcept:
-    """A tagged container argument tags the call (spec 2.2 row 3)."""
+cdef int note_container_framework(CObject container) except -1:
+    """A tagged container argument tags the call, and the first non-CPU tensor inside it
+    gives the call's stream (spec 2.2 row 3)."""
     cdef TVMFFIPyCallContext* ctx = TVMFFIPyCurrentCallContext()
-    if ctx != NULL and ctx.exchange_api == NULL and isinstance(container, CContainerBase):
-        ctx.exchange_api = (<CContainerBase>container).exchange_api
+    cdef const DLPackExchangeAPI* api
+    cdef void* stream = NULL
+    cdef DLDevice device
+    if ctx == NULL or not isinstance(container, CContainerBase):
+        return 0
+    api = (<CContainerBase>container).exchange_api
+    if api == NULL:
+        return 0
+    if ctx.exchange_api == NULL:
+        ctx.exchange_api = api
+    if ctx.has_stream:
+        return 0
+    found = first_non_cpu_device(container)
+    if found is None:
+        return 0
+    device = (<Device>found).cdevice
+    api.current_work_stream(device.device_type, device.device_id, &stream)
+    TVMFFIPyCallContextOfferStream(ctx, device, stream)
+    return 0
+
+
+cdef object first_non_cpu_device(CObject container):
+    """The device of the first non-CPU tensor inside container, or None. Called directly:
+    going through Function.__call__ would tag that call again and recurse."""
+    cdef TVMFFIAny arg
+    cdef TVMFFIAny result
+    func = _get_builtin_func("ffi.ContainerFindFirstNonCPUDevice")
+    TVMFFIPySetObject(&arg, container.chandle)
+    TVMFFIPySetNone(&result)
+    CHECK_CALL(TVMFFIFunctionCall((<CObject>func).chandle, &arg, 1, &result))
+    return make_result(&result)
