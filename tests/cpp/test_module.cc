@@ -136,6 +136,18 @@ TEST(Module, SystemLibraryUsesThePrefixThenTheBareName) {
   EXPECT_FALSE(bare->GetFunction("add_one").has_value());
 }
 
+TEST(Module, LayoutMatchesTheAbi) {
+  Module mod(tvm::ffi::make_object<TripleModuleObj>());
+  const char* start = reinterpret_cast<const char*>(mod.get());
+  const char* handle = reinterpret_cast<const char*>(
+      tvm::ffi::details::ObjectUnsafe::GetHeader(static_cast<const tvm::ffi::Object*>(mod.get())));
+  EXPECT_EQ(handle - start, 8);  // the vtable pointer sits right before the object header
+  const void* imports_field = &mod->imports_;
+  EXPECT_EQ(static_cast<const char*>(imports_field) - handle, 24);
+  const void* cache_field = &mod->import_lookup_cache_;
+  EXPECT_EQ(static_cast<const char*>(cache_field) - handle, 32);
+}
+
 #endif  // TVM_FFI_TESTING_LIBRARY_PATH
 
 TEST(Module, ContextSymbolsAreVisited) {
