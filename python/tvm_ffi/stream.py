@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ctypes
+import operator
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, Union
@@ -19,7 +20,15 @@ RawStream = Union[int, ctypes.c_void_p]
 def _stream_address(stream: RawStream | None) -> int:
     if isinstance(stream, ctypes.c_void_p):
         return stream.value or 0
-    return int(stream or 0)
+    if stream is None:
+        return 0
+    try:
+        return operator.index(stream)
+    except TypeError:
+        raise TypeError(
+            f"stream must be an int or ctypes.c_void_p, got {type(stream).__name__}; "
+            "use use_torch_stream for torch streams"
+        ) from None
 
 
 class StreamContext:

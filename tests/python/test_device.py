@@ -144,6 +144,12 @@ def test_non_integral_index(index: object) -> None:
         tvm_ffi.Device("cuda", index)
 
 
+@pytest.mark.parametrize("device_type", [None, 1.5, object()])
+def test_invalid_device_type(device_type: object) -> None:
+    with pytest.raises(TypeError, match="Invalid device type"):
+        tvm_ffi.device(device_type)
+
+
 def test_index_in_string_wins_over_argument() -> None:
     assert tvm_ffi.device("cuda:2", 5).index == 2
 

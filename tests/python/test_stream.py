@@ -51,6 +51,12 @@ def test_null_void_p_stream() -> None:
         assert tvm_ffi.get_raw_stream(CUDA0) == 0
 
 
+def test_stream_context_rejects_other_types() -> None:
+    with pytest.raises(TypeError, match="stream must be an int or ctypes.c_void_p, got str"):
+        tvm_ffi.StreamContext(CUDA0, "stream").__enter__()
+    assert tvm_ffi.get_raw_stream(CUDA0) == 0
+
+
 def test_use_raw_stream_rejects_other_types() -> None:
     with pytest.raises(ValueError, match="use_torch_stream"):
         tvm_ffi.use_raw_stream(CUDA0, "stream")

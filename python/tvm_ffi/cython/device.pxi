@@ -83,7 +83,11 @@ cdef class Device:
             if parsed_index is not None:
                 index = parsed_index
         else:
-            device_type = as_device_index(device_type)
+            try:
+                device_type = as_device_index(device_type)
+            except TypeError:
+                raise TypeError(f"Invalid device type: {device_type!r}; expected a name such as "
+                                "'cuda' or a DLDeviceType code") from None
         self.cdevice.device_type = device_type
         self.cdevice.device_id = 0 if index is None else as_device_index(index)
 
