@@ -37,11 +37,7 @@ Bytes ModuleObj::SaveToBytes() const {
 }
 
 void ModuleObj::ImportModule(const Module& other) {
-  imports_ = [&] {
-    std::vector<Any> items(imports_.begin(), imports_.end());
-    items.emplace_back(other);
-    return Array<Any>(items.begin(), items.end());
-  }();
+  imports_.push_back(other);
   import_lookup_cache_ = Map<String, Function>();
 }
 

@@ -15,13 +15,6 @@ namespace tvm {
 namespace ffi {
 namespace {
 
-/// Storage right after the whole object (its subclass members included), allocated with
-/// make_inplace_array_object.
-template <typename ObjType>
-int64_t* InlineValues(ObjType* obj) {
-  return reinterpret_cast<int64_t*>(reinterpret_cast<char*>(obj) + sizeof(ObjType));
-}
-
 /// A tensor that owns a DLPack capsule (legacy or versioned) and runs its deleter once.
 template <typename Managed>
 class DLPackTensorObj : public TensorObj {
@@ -74,7 +67,7 @@ TVMFFIObjectHandle TensorFromManaged(Managed* managed, int32_t require_alignment
   ObjectPtr<DLPackTensorObj<Managed>> obj =
       make_inplace_array_object<DLPackTensorObj<Managed>, int64_t>(extra, managed);
   if (fill_strides) {
-    obj->strides = InlineValues(obj.get());
+    obj->strides = details::InlineTensorValues(obj.get());
     details::FillCompactStrides(obj->shape, obj->ndim, obj->strides);
   }
   return details::ObjectUnsafe::MoveObjectPtrToHandle(std::move(obj));
@@ -121,7 +114,7 @@ TVMFFIObjectHandle CreateView(TVMFFIObjectHandle source, const DLTensor* prototy
   ObjectPtr<ViewTensorObj> obj =
       make_inplace_array_object<ViewTensorObj, int64_t>(2 * ndim, std::move(owner));
   static_cast<DLTensor&>(*obj) = *prototype;
-  obj->shape = InlineValues(obj.get());
+  obj->shape = details::InlineTensorValues(obj.get());
   obj->strides = obj->shape + ndim;
   std::copy(prototype->shape, prototype->shape + ndim, obj->shape);
   std::copy(prototype->strides, prototype->strides + ndim, obj->strides);

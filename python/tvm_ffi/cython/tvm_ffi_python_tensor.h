@@ -149,6 +149,30 @@ static inline int TVMFFIPyBufferDataType(const Py_buffer* buffer, DLDataType* ou
   return 1;
 }
 
+/* A Tensor viewing CPU memory of owner laid out as ndim dimensions with strides in bytes.
+ * Returns 0, 1 when a stride is not a whole number of elements (nothing raised) or -1 with
+ * the FFI error raised. The caller holds the GIL. */
+static inline int TVMFFIPyTensorFromCPUMemory(PyObject* owner, void* data, int ndim,
+                                              const Py_ssize_t* shape,
+                                              const Py_ssize_t* byte_strides, DLDataType dtype,
+                                              Py_ssize_t itemsize, TVMFFIObjectHandle* out) {
+  for (int i = 0; i < ndim; ++i) {
+    if (byte_strides[i] % itemsize != 0) return 1;
+  }
+  TVMFFIPyTensorObj* self = TVMFFIPyTensorObjNew(ndim, owner);
+  if (self == NULL) return -1;
+  self->tensor.data = data;
+  self->tensor.device.device_type = kDLCPU;
+  self->tensor.device.device_id = 0;
+  self->tensor.dtype = dtype;
+  for (int i = 0; i < ndim; ++i) {
+    self->tensor.shape[i] = shape[i];
+    self->tensor.strides[i] = byte_strides[i] / itemsize;
+  }
+  *out = self;
+  return 0;
+}
+
 /* A Tensor viewing a CPU buffer (a NumPy array). Returns 0 on success, 1 when the buffer
  * cannot be described as a DLTensor (no exception set; use __dlpack__ instead) and -1 with
  * the FFI error raised. The caller holds the GIL. */
@@ -159,31 +183,14 @@ static inline int TVMFFIPyTensorFromBuffer(PyObject* obj, TVMFFIObjectHandle* ou
     PyErr_Clear();
     return 1;
   }
-  int usable = buffer.ndim >= 0 && TVMFFIPyBufferDataType(&buffer, &dtype);
-  for (int i = 0; usable && i < buffer.ndim; ++i) {
-    usable = buffer.strides[i] % buffer.itemsize == 0;
-  }
-  if (!usable) {
-    PyBuffer_Release(&buffer);
-    return 1;
-  }
-  TVMFFIPyTensorObj* self = TVMFFIPyTensorObjNew(buffer.ndim, obj);
-  if (self == NULL) {
-    PyBuffer_Release(&buffer);
-    return -1;
-  }
-  self->tensor.data = buffer.buf;
-  self->tensor.device.device_type = kDLCPU;
-  self->tensor.device.device_id = 0;
-  self->tensor.dtype = dtype;
-  for (int i = 0; i < buffer.ndim; ++i) {
-    self->tensor.shape[i] = buffer.shape[i];
-    self->tensor.strides[i] = buffer.strides[i] / buffer.itemsize;
+  int ret = 1;
+  if (buffer.ndim >= 0 && TVMFFIPyBufferDataType(&buffer, &dtype)) {
+    ret = TVMFFIPyTensorFromCPUMemory(obj, buffer.buf, buffer.ndim, buffer.shape,
+                                      buffer.strides, dtype, buffer.itemsize, out);
   }
   /* The reference to obj keeps the memory alive; the export itself is not needed. */
   PyBuffer_Release(&buffer);
-  *out = self;
-  return 0;
+  return ret;
 }
 
 /* The leading fields of NumPy's array object and dtype descriptor. Their layout has been the
@@ -234,22 +241,8 @@ static inline int TVMFFIPyTensorFromNumpyFields(PyObject* obj, TVMFFIObjectHandl
   const TVMFFIPyNumpyArrayHead* array = (const TVMFFIPyNumpyArrayHead*)obj;
   DLDataType dtype;
   if (!TVMFFIPyNumpyDataType((const TVMFFIPyNumpyDescrHead*)array->descr, &dtype)) return 1;
-  Py_ssize_t itemsize = dtype.bits / 8;
-  for (int i = 0; i < array->nd; ++i) {
-    if (array->strides[i] % itemsize != 0) return 1;
-  }
-  TVMFFIPyTensorObj* self = TVMFFIPyTensorObjNew(array->nd, obj);
-  if (self == NULL) return -1;
-  self->tensor.data = array->data;
-  self->tensor.device.device_type = kDLCPU;
-  self->tensor.device.device_id = 0;
-  self->tensor.dtype = dtype;
-  for (int i = 0; i < array->nd; ++i) {
-    self->tensor.shape[i] = array->dimensions[i];
-    self->tensor.strides[i] = array->strides[i] / itemsize;
-  }
-  *out = self;
-  return 0;
+  return TVMFFIPyTensorFromCPUMemory(obj, array->data, array->nd, array->dimensions,
+                                     array->strides, dtype, dtype.bits / 8, out);
 }
 
 static inline int TVMFFIPySameTensor(const DLTensor* a, const DLTensor* b) {

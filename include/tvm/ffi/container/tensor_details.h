@@ -67,7 +67,7 @@ class NDAllocTensorObj : public TensorObj {
     this->dtype = dtype;
     this->device = device;
     if (this->ndim > 0) {
-      this->shape = InlineValues();
+      this->shape = InlineTensorValues(this);
       this->strides = this->shape + this->ndim;
       std::copy(shape.begin(), shape.end(), this->shape);
       if (strides.has_value()) {
@@ -81,9 +81,6 @@ class NDAllocTensorObj : public TensorObj {
   ~NDAllocTensorObj() { alloc_.FreeData(static_cast<DLTensor*>(this)); }
 
  private:
-  int64_t* InlineValues() {
-    return reinterpret_cast<int64_t*>(reinterpret_cast<char*>(this) + sizeof(*this));
-  }
   TNDAlloc alloc_;
 };
 

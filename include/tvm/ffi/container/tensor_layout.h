@@ -73,6 +73,13 @@ inline size_t GetDataSize(const DLTensor& tensor) {
 }
 
 namespace details {
+/// The int64 values (shape, strides) stored right after an object of the concrete type
+/// ObjType, subclass members included, by make_inplace_array_object.
+template <typename ObjType>
+int64_t* InlineTensorValues(ObjType* obj) {
+  return reinterpret_cast<int64_t*>(reinterpret_cast<char*>(obj) + sizeof(ObjType));
+}
+
 /// Writes the compact row-major strides of `shape` into `strides`.
 inline void FillCompactStrides(const int64_t* shape, int32_t ndim, int64_t* strides) {
   int64_t stride = 1;
