@@ -88,7 +88,24 @@ def test_bool_stays_bool(value: bool) -> None:
     assert result is value
 
 
-@pytest.mark.parametrize("value", [0, 1, -1, 123456789, INT64_MAX, INT64_MIN])
+# Values on either side of CPython's 30-bit digit, where the small-int fast path ends.
+@pytest.mark.parametrize(
+    "value",
+    [
+        0,
+        1,
+        -1,
+        2**30 - 1,
+        2**30,
+        -(2**30) + 1,
+        -(2**30),
+        2**31,
+        123456789,
+        2**62,
+        INT64_MAX,
+        INT64_MIN,
+    ],
+)
 def test_int_round_trips(value: int) -> None:
     result = echo(value)
     assert type(result) is int
@@ -99,6 +116,23 @@ def test_int_round_trips(value: int) -> None:
 def test_int_beyond_int64_raises_overflow(value: int) -> None:
     with pytest.raises(OverflowError):
         echo(value)
+
+
+def test_ints_in_every_argument_position_arrive_intact() -> None:
+    values = [0, -1, 2**30, -(2**31), INT64_MAX, INT64_MIN, 7, 2**40, -5, 3]
+    seen: list[object] = []
+    tvm_ffi.get_global_func("testing.apply")(lambda *args: seen.extend(args), *values)
+    assert seen == values
+    assert all(type(value) is int for value in seen)
+
+
+def test_int_subclass_argument_becomes_int() -> None:
+    class Count(int):
+        pass
+
+    result = echo(Count(2**40))
+    assert type(result) is int
+    assert result == 2**40
 
 
 def test_numpy_ints_become_int() -> None:

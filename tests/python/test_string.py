@@ -29,6 +29,21 @@ def test_string_supports_str_methods() -> None:
     assert hash(text) == hash("Hello World")
 
 
+def test_returned_string_keeps_object_in_slot_not_dict() -> None:
+    text = echo(LONG_TEXT)
+    assert not hasattr(text, "__dict__")
+    assert isinstance(text._tvm_ffi_cached_object, tvm_ffi.Object)
+
+
+def test_string_subclass_starts_without_cached_object() -> None:
+    class Tagged(core.String):
+        pass
+
+    text = Tagged(LONG_TEXT)
+    assert text._tvm_ffi_cached_object is None
+    assert echo(text) == LONG_TEXT
+
+
 def test_bytes_is_bytes_subclass() -> None:
     data = core.Bytes(b"\x00\x01")
     assert isinstance(data, bytes)

@@ -205,6 +205,9 @@ cdef extern from "tvm_ffi_python_helpers.h":
     TVMFFIByteArray TVMFFIPyStringCellView(const TVMFFIAny* cell) nogil
     object TVMFFIPyNewInstance(object cls, object args)
     object TVMFFIPyNewInstanceFrom(object base, object cls, object args)
+    int TVMFFIPySetIntCell(PyObject* value, TVMFFIAny* cell, int32_t type_index) nogil
+    PyObject* TVMFFIPyTupleItem(object tuple, Py_ssize_t index)
+    int TVMFFIPyTrySetExactInt(PyObject* value, TVMFFIAny* cell) nogil
     int TVMFFIPySetSmallStr(TVMFFIAny* cell, int32_t type_index, const char* data,
                             size_t size) nogil
 

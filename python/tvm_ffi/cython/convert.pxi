@@ -143,13 +143,8 @@ cdef inline int arg_rule(object value) except -1:
 
 
 cdef inline int set_int(TVMFFIAny* out, object value, int32_t type_index) except -1:
-    cdef int overflow = 0
-    cdef long long v = PyLong_AsLongLongAndOverflow(value, &overflow)
-    if overflow != 0:
+    if TVMFFIPySetIntCell(<PyObject*>value, out, type_index) != 0:
         raise OverflowError(f"integer {value} does not fit in int64")
-    out.type_index = type_index
-    out.zero_padding = 0
-    out.v_int64 = v
     return 0
 
 

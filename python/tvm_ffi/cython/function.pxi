@@ -65,11 +65,15 @@ cdef int convert_args(tuple args, TVMFFIAny* cells, TVMFFIObjectHandle* temps,
     """Converts every argument with ctx as this thread's call context."""
     cdef TVMFFIPyCallContext* previous = TVMFFIPySwapCallContext(ctx)
     cdef Py_ssize_t i
+    cdef PyObject* item
     try:
         for i in range(len(args)):
             temps[i] = NULL
             converted[0] = i + 1
-            convert_arg(args[i], &cells[i], &temps[i])
+            item = TVMFFIPyTupleItem(args, i)
+            # Exact ints are the most common argument: no call, no reference counting.
+            if not TVMFFIPyTrySetExactInt(item, &cells[i]):
+                convert_arg(<object>item, &cells[i], &temps[i])
     finally:
         TVMFFIPySwapCallContext(previous)
     return 0

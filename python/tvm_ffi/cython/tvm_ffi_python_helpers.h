@@ -72,6 +72,46 @@ static inline int TVMFFIPySetSmallStr(TVMFFIAny* cell, int32_t type_index, const
   return 0;
 }
 
+/* Writes the cell of an exact int; returns 1, with no Python error set, when it does not fit
+   in int64. Full builds read small ints straight from the object. */
+static inline int TVMFFIPySetIntCell(PyObject* value, TVMFFIAny* cell, int32_t type_index) {
+  long long v;
+#if !defined(Py_LIMITED_API) && PY_VERSION_HEX >= 0x030C0000
+  if (PyUnstable_Long_IsCompact((PyLongObject*)value)) {
+    v = PyUnstable_Long_CompactValue((PyLongObject*)value);
+  } else
+#elif !defined(Py_LIMITED_API) && PY_VERSION_HEX >= 0x030B0000
+  Py_ssize_t size = Py_SIZE(value);
+  if (size >= -1 && size <= 1) {
+    v = (long long)size * (long long)((PyLongObject*)value)->ob_digit[0];
+  } else
+#endif
+  {
+    int overflow = 0;
+    v = PyLong_AsLongLongAndOverflow(value, &overflow);
+    if (overflow != 0) return 1;
+  }
+  cell->type_index = type_index;
+  cell->zero_padding = 0;
+  cell->v_int64 = v;
+  return 0;
+}
+
+/* A borrowed tuple item; index in range. */
+static inline PyObject* TVMFFIPyTupleItem(PyObject* tuple, Py_ssize_t index) {
+#ifdef Py_LIMITED_API
+  return PyTuple_GetItem(tuple, index);
+#else
+  return PyTuple_GET_ITEM(tuple, index);
+#endif
+}
+
+/* The fast path of argument conversion: writes the cell when value is an exact int that fits
+   in int64 and returns 1; returns 0 for anything else. */
+static inline int TVMFFIPyTrySetExactInt(PyObject* value, TVMFFIAny* cell) {
+  return Py_IS_TYPE(value, &PyLong_Type) && TVMFFIPySetIntCell(value, cell, kTVMFFIInt) == 0;
+}
+
 /* An MLIR packed function void(void**) called with (handle, args, num_args, result, ret). */
 typedef struct {
   void (*packed)(void**);
