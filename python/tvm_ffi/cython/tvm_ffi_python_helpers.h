@@ -72,8 +72,8 @@ static inline int TVMFFIPySetSmallStr(TVMFFIAny* cell, int32_t type_index, const
   return 0;
 }
 
-/* Writes the cell of an exact int; returns 1, with no Python error set, when it does not fit
-   in int64. Full builds read small ints straight from the object. */
+/* Writes the cell of an int (a PyLongObject, never another number); returns 1, with no
+   Python error set, when it does not fit in int64. Full builds read small ints directly. */
 static inline int TVMFFIPySetIntCell(PyObject* value, TVMFFIAny* cell, int32_t type_index) {
   long long v;
 #if !defined(Py_LIMITED_API) && PY_VERSION_HEX >= 0x030C0000
@@ -82,7 +82,9 @@ static inline int TVMFFIPySetIntCell(PyObject* value, TVMFFIAny* cell, int32_t t
   } else
 #elif !defined(Py_LIMITED_API) && PY_VERSION_HEX >= 0x030B0000
   Py_ssize_t size = Py_SIZE(value);
-  if (size >= -1 && size <= 1) {
+  if (size == 0) {
+    v = 0; /* a zero may be allocated without any digit */
+  } else if (size == -1 || size == 1) {
     v = (long long)size * (long long)((PyLongObject*)value)->ob_digit[0];
   } else
 #endif
