@@ -47,6 +47,11 @@ def register_error(
     """
     if isinstance(name_or_cls, type):
         return _register(name_or_cls.__name__, name_or_cls)
+    if name_or_cls is not None and not isinstance(name_or_cls, str):
+        raise TypeError(
+            f"register_error expects an error kind (str) or an exception class, "
+            f"got '{type(name_or_cls).__name__}'"
+        )
     name = name_or_cls
     if cls is not None:
         return _register(name or cls.__name__, cls)
@@ -58,6 +63,8 @@ def register_error(
 
 
 def _register(name: str, cls: type) -> type:
+    if not (isinstance(cls, type) and issubclass(cls, BaseException)):
+        raise TypeError(f"register_error expects an exception class, got {cls!r}")
     ERROR_NAME_TO_TYPE[name] = cls
     ERROR_TYPE_TO_NAME[cls] = name
     return cls

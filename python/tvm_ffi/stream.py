@@ -31,11 +31,17 @@ def _stream_address(stream: RawStream | None) -> int:
         ) from None
 
 
+def _require_device(device: object) -> Device:
+    if not isinstance(device, Device):
+        raise TypeError(f"device must be a tvm_ffi.Device, got '{type(device).__name__}'")
+    return device
+
+
 class StreamContext:
     """Sets the current stream of a device on enter and restores the previous one on exit."""
 
     def __init__(self, device: Device, stream: RawStream) -> None:
-        self.device_type = device.dlpack_device_type()
+        self.device_type = _require_device(device).dlpack_device_type()
         self.device_id = device.index
         self.stream = stream
         self.prev_stream: int | None = None
@@ -61,7 +67,7 @@ def use_raw_stream(device: Device, stream: RawStream) -> StreamContext:
 
 def get_raw_stream(device: Device) -> int:
     """Return this thread's current stream of ``device`` as an int (0 when none is set)."""
-    return core._env_get_stream(device.dlpack_device_type(), device.index)
+    return core._env_get_stream(_require_device(device).dlpack_device_type(), device.index)
 
 
 def _import_torch() -> Any:

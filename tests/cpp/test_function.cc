@@ -167,6 +167,21 @@ TEST(FunctionError, SafeCallSlotEmptyAfterSuccess) {
 
 // ---------------------------------------------------------------- FromTyped
 
+TEST(Function, CallingNullThrowsTypeError) {
+  Function null_function;
+  TypedFunction<int(int)> null_typed = null_function;
+  Any result;
+  for (auto call : std::vector<std::function<void()>>{
+           [&] { null_function(1); },
+           [&] { null_function.CallPacked(nullptr, 0, &result); },
+           [&] { null_typed(1); },
+       }) {
+    Error err = CatchError(call);
+    EXPECT_EQ(err.kind(), "TypeError");
+    EXPECT_EQ(err.message(), "Cannot call a null Function");
+  }
+}
+
 int64_t AddInts(int64_t a, int64_t b) { return a + b; }
 
 TEST(FunctionTyped, ConvertsArguments) {

@@ -267,6 +267,13 @@ def test_map_getitem_get_and_contains() -> None:
     assert len(m) == 3
 
 
+@pytest.mark.parametrize("cls", [tvm_ffi.Map, tvm_ffi.Dict])
+@pytest.mark.parametrize("value", [5, "ab", [("a", 1)]])
+def test_map_from_non_mapping_is_type_error(cls: type, value: object) -> None:
+    with pytest.raises(TypeError, match=f"expects a mapping, got '{type(value).__name__}'"):
+        cls(value)
+
+
 def test_map_missing_key_is_key_error() -> None:
     m = Map({"a": 1})
     with pytest.raises(KeyError, match="key is not in Map"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 import traceback
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -97,6 +97,26 @@ def test_exception_carries_error_object() -> None:
     assert error.message == "carried"
     assert "TestRaiseError" in error.backtrace
     assert repr(error) == "ffi.Error"
+
+
+@pytest.mark.parametrize(
+    "register",
+    [
+        lambda: register_error(0),
+        lambda: register_error("Kind", 1.5),
+        lambda: register_error("Kind", object),
+        lambda: register_error(int),
+        lambda: register_error("Kind")(dict),
+        lambda: register_error()(str),
+    ],
+)
+def test_register_error_rejects_non_exceptions(
+    restore_error_registry: None, register: Callable[[], object]
+) -> None:
+    before = dict(ERROR_NAME_TO_TYPE)
+    with pytest.raises(TypeError, match="register_error expects an"):
+        register()
+    assert before == ERROR_NAME_TO_TYPE
 
 
 def test_register_error_class_form(restore_error_registry: None) -> None:

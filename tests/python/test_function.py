@@ -78,6 +78,12 @@ def test_typed_call_no_arguments_message() -> None:
         add_one()
 
 
+@pytest.mark.parametrize("func", [echo, apply, use_count])
+def test_packed_fixture_without_its_argument_raises_type_error(func: tvm_ffi.Function) -> None:
+    with pytest.raises(TypeError, match=r"takes at least 1 argument \(0 given\)"):
+        func()
+
+
 def test_typed_optional_accepts_none() -> None:
     func = tvm_ffi.get_global_func("testing.schema_id_opt_int")
     assert func(None) is None

@@ -57,6 +57,15 @@ def test_stream_context_rejects_other_types() -> None:
     assert tvm_ffi.get_raw_stream(CUDA0) == 0
 
 
+@pytest.mark.parametrize("device", ["cuda:0", 2, None])
+def test_stream_functions_reject_non_device(device: object) -> None:
+    kind = type(device).__name__
+    with pytest.raises(TypeError, match=f"device must be a tvm_ffi.Device, got '{kind}'"):
+        tvm_ffi.get_raw_stream(device)
+    with pytest.raises(TypeError, match=f"device must be a tvm_ffi.Device, got '{kind}'"):
+        tvm_ffi.StreamContext(device, 0)
+
+
 def test_use_raw_stream_rejects_other_types() -> None:
     with pytest.raises(ValueError, match="use_torch_stream"):
         tvm_ffi.use_raw_stream(CUDA0, "stream")

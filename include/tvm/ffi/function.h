@@ -68,6 +68,12 @@ class FunctionObj : public Object, public TVMFFIFunctionCell {
 
 namespace details {
 
+/// Thrown when a null Function is called: TypeError, like calling None in Python.
+[[noreturn]] TVM_FFI_NO_INLINE inline void ThrowNullFunctionCall() {
+  TVM_FFI_THROW(TypeError) << "Cannot call a null Function";
+  TVM_FFI_UNREACHABLE();
+}
+
 /// Runs body() for a safe call: 0 on success; on failure clears result, raises, returns -1.
 template <typename Body>
 TVM_FFI_INLINE int RunSafeCall(TVMFFIAny* result, Body&& body) {
@@ -239,14 +245,14 @@ class Function : public ObjectRef {
     AnyView packed[kNumArgs > 0 ? kNumArgs : 1];
     PackedArgs::Fill(packed, std::forward<Args>(args)...);
     Any result;
-    get()->CallPacked(packed, static_cast<int32_t>(kNumArgs), &result);
+    Callee()->CallPacked(packed, static_cast<int32_t>(kNumArgs), &result);
     return result;
   }
   void CallPacked(const AnyView* args, int32_t num_args, Any* result) const {
-    get()->CallPacked(args, num_args, result);
+    Callee()->CallPacked(args, num_args, result);
   }
   void CallPacked(PackedArgs args, Any* result) const {
-    get()->CallPacked(args.data(), args.size(), result);
+    Callee()->CallPacked(args.data(), args.size(), result);
   }
   bool operator==(std::nullptr_t) const { return data_ == nullptr; }
   bool operator!=(std::nullptr_t) const { return data_ != nullptr; }
@@ -254,6 +260,11 @@ class Function : public ObjectRef {
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NULLABLE(Function, ObjectRef, FunctionObj);
 
  private:
+  /// The object to call; a null Function throws TypeError instead of crashing.
+  const FunctionObj* Callee() const {
+    if (TVM_FFI_PREDICT_FALSE(data_ == nullptr)) details::ThrowNullFunctionCall();
+    return get();
+  }
   template <typename T>
   static Function FromObject(ObjectPtr<T> ptr) {
     return Function(ObjectPtr<FunctionObj>(std::move(ptr)));

@@ -22,8 +22,17 @@ TVM_FFI_NO_INLINE void TestRaiseError(String kind, String msg) {
               TVMFFIBacktrace(__FILE__, __LINE__, TVM_FFI_FUNC_SIG, 0));
 }
 
+/// Packed fixtures read their leading arguments unchecked, so the count is checked first.
+void RequireArgs(PackedArgs args, int count, const char* name) {
+  if (args.size() < count) {
+    TVM_FFI_THROW(TypeError) << name << "() takes at least " << count << " argument"
+                             << (count == 1 ? "" : "s") << " (" << args.size() << " given)";
+  }
+}
+
 /// Calls args[0] with the remaining arguments.
 TVM_FFI_NO_INLINE void TestApply(PackedArgs args, Any* ret) {
+  RequireArgs(args, 1, "testing.apply");
   Function f = args[0].cast<Function>();
   f.CallPacked(args.Slice(1), ret);
 }
@@ -40,6 +49,7 @@ void RunCheckSignal(int64_t nsec) {
 
 /// The native strong count of the object passed (the argument itself adds no reference).
 int64_t ObjectUseCount(PackedArgs args) {
+  RequireArgs(args, 1, "testing.object_use_count");
   const Object* obj = args[0].as<Object>();
   if (obj == nullptr) TVM_FFI_THROW(TypeError) << "testing.object_use_count(): expected an object";
   return static_cast<int64_t>(obj->use_count());
@@ -70,7 +80,11 @@ void RegisterCoreFunctions() {
       .def("testing.test_raise_error", TestRaiseError)
       .def("testing.add_one", [](int64_t x) { return x + 1; })
       .def_packed("testing.nop", [](PackedArgs, Any*) {})
-      .def_packed("testing.echo", [](PackedArgs args, Any* ret) { *ret = args[0]; })
+      .def_packed("testing.echo",
+                  [](PackedArgs args, Any* ret) {
+                    RequireArgs(args, 1, "testing.echo");
+                    *ret = args[0];
+                  })
       .def_packed("testing.apply", TestApply)
       .def("testing.run_check_signal", RunCheckSignal)
       .def_packed("testing.object_use_count",
