@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import base64
 import json
-from typing import Any
+from typing import Any, Callable
 
 from . import core
 from ._dtype import dtype
@@ -21,14 +21,10 @@ from .container import Array, Dict, List, Map
 
 __all__ = ["from_json_graph_str", "to_json_graph_str"]
 
-_CONTAINERS: dict[type, str] = {
-    Array: "ffi.Array",
-    List: "ffi.List",
-    Map: "ffi.Map",
-    Dict: "ffi.Dict",
-}
-_BUILDERS: dict[str, Any] = {"ffi.Array": Array, "ffi.List": List}
-_MAP_BUILDERS: dict[str, Any] = {"ffi.Map": Map, "ffi.Dict": Dict}
+_SEQUENCES: dict[type, str] = {Array: "ffi.Array", List: "ffi.List"}
+_MAPPINGS: dict[type, str] = {Map: "ffi.Map", Dict: "ffi.Dict"}
+_BUILDERS: dict[str, Any] = {kind: cls for cls, kind in _SEQUENCES.items()}
+_MAP_BUILDERS: dict[str, Any] = {kind: cls for cls, kind in _MAPPINGS.items()}
 
 
 # (Python type, node type, data encoder), tried in order: bool before int, dtype before str.
@@ -56,8 +52,51 @@ _VALUE_DECODERS: dict[str, Any] = {
 }
 
 
+class _Pending:
+    """A container or object whose children are being written (or read) before itself."""
+
+    __slots__ = ("children", "finish", "key", "results")
+
+    def __init__(self, key: Any, children: list[Any], finish: Callable[[list[Any]], Any]) -> None:
+        self.key = key
+        self.children = children
+        self.finish = finish
+        self.results: list[Any] = []
+
+
+def _walk_post_order(root: Any, start: Callable[[Any], Any]) -> Any:
+    """Depth-first post-order walk with an explicit stack, so deep values need no recursion.
+
+    ``start(item)`` returns a finished result, or a ``_Pending`` whose children are walked
+    first; its ``finish(child_results)`` then gives its result. A child whose key is still
+    pending is a cycle (ValueError).
+    """
+    first = start(root)
+    if not isinstance(first, _Pending):
+        return first
+    stack, open_keys = [first], {first.key}
+    while True:
+        top = stack[-1]
+        if len(top.results) < len(top.children):
+            child = start(top.children[len(top.results)])
+            if not isinstance(child, _Pending):
+                top.results.append(child)
+            elif child.key in open_keys:
+                raise ValueError("cyclic value: a container or object holds itself")
+            else:
+                stack.append(child)
+                open_keys.add(child.key)
+            continue
+        stack.pop()
+        open_keys.discard(top.key)
+        result = top.finish(top.results)
+        if not stack:
+            return result
+        stack[-1].results.append(result)
+
+
 class _GraphWriter:
-    """Appends one node per distinct value, sharing objects by handle."""
+    """Appends one node per distinct value (children first), sharing objects by handle."""
 
     def __init__(self) -> None:
         self.nodes: list[dict[str, Any]] = []
@@ -68,42 +107,43 @@ class _GraphWriter:
         return len(self.nodes) - 1
 
     def visit(self, value: Any) -> int:
-        if isinstance(value, core.CObject) and value.__chandle__() in self.object_index:
-            return self.object_index[value.__chandle__()]
-        index = self.add(self._node(value))
-        if isinstance(value, core.CObject):
-            self.object_index[value.__chandle__()] = index
-        return index
+        return _walk_post_order(value, self._start)
 
-    def _node(self, value: Any) -> dict[str, Any]:
+    def _start(self, value: Any) -> int | _Pending:
         if value is None:
-            return {"type": "None"}
+            return self.add({"type": "None"})
         for cls, kind, encode in _VALUE_ENCODERS:
             if isinstance(value, cls):
-                return {"type": kind, "data": encode(value)}
-        return self._object_node(value)
+                return self.add({"type": kind, "data": encode(value)})
+        if isinstance(value, core.CObject) and value.__chandle__() in self.object_index:
+            return self.object_index[value.__chandle__()]
+        kind, children, make_data = self._object_parts(value)
 
-    def _object_node(self, value: Any) -> dict[str, Any]:
-        node: dict[str, Any] = {"type": _CONTAINERS.get(type(value))}
-        if isinstance(value, (Array, List)):
-            node["data"] = [self.visit(item) for item in value]
-        elif isinstance(value, (Map, Dict)):
-            node["data"] = [self.visit(x) for key, item in value.items() for x in (key, item)]
-        else:
-            node = self._reflected_node(value)
-        return node
+        def finish(indices: list[int]) -> int:
+            index = self.add({"type": kind, "data": make_data(indices)})
+            self.object_index[value.__chandle__()] = index
+            return index
 
-    def _reflected_node(self, value: Any) -> dict[str, Any]:
+        return _Pending(value.__chandle__(), children, finish)
+
+    def _object_parts(self, value: Any) -> tuple[str, list[Any], Callable[[list[int]], Any]]:
+        """Return the node type, the children to write first and how their indices make data."""
+        for cls, kind in _SEQUENCES.items():
+            if isinstance(value, cls):
+                return kind, list(value), list
+        for cls, kind in _MAPPINGS.items():
+            if isinstance(value, cls):
+                return kind, [x for key, item in value.items() for x in (key, item)], list
         if not isinstance(value, core.CObject) or value.__chandle__() == 0:
             raise TypeError(f"cannot serialize a value of type '{type(value).__name__}'")
         index = core._object_type_index(value)
         info = core._type_index_to_type_info(index)
         if not core._type_has_creator(index):
             raise TypeError(f"cannot serialize objects of type '{info.type_key}' (no creator)")
-        data = {
-            field.name: self.visit(core._field_get(value, field)) for field in _all_fields(info)
-        }
-        return {"type": info.type_key, "data": data}
+        fields = _all_fields(info)
+        names = [field.name for field in fields]
+        children = [core._field_get(value, field) for field in fields]
+        return info.type_key, children, lambda indices: dict(zip(names, indices))
 
 
 def _all_fields(info: Any) -> list[Any]:
@@ -143,37 +183,48 @@ def to_json_graph_str(obj: Any, metadata: dict[str, Any] | None = None) -> str:
 
 
 class _GraphReader:
-    """Rebuilds the value of each node once, in dependency order."""
+    """Rebuilds the value of each node once, children first."""
 
     def __init__(self, nodes: list[Any]) -> None:
         self.nodes = nodes
         self.values: dict[int, Any] = {}
 
     def value(self, index: Any) -> Any:
+        return _walk_post_order(index, self._start)
+
+    def _start(self, index: Any) -> Any:
         if not isinstance(index, int) or not 0 <= index < len(self.nodes):
             raise ValueError(f"invalid node index {index!r} in JSON graph")
-        if index not in self.values:
-            self.values[index] = self._build(self.nodes[index])
-        return self.values[index]
-
-    def _build(self, node: Any) -> Any:
+        if index in self.values:
+            return self.values[index]
+        node = self.nodes[index]
         if not isinstance(node, dict) or not isinstance(node.get("type"), str):
             raise ValueError("each JSON graph node must be an object with a 'type'")
         kind, data = node["type"], node.get("data")
         if kind in _VALUE_DECODERS:
-            return _VALUE_DECODERS[kind](data)
-        return self._build_object(kind, data)
+            self.values[index] = _VALUE_DECODERS[kind](data)
+            return self.values[index]
+        children, build = self._object_parts(kind, data)
 
-    def _build_object(self, kind: str, data: Any) -> Any:
+        def finish(values: list[Any]) -> Any:
+            self.values[index] = build(values)
+            return self.values[index]
+
+        return _Pending(index, children, finish)
+
+    def _object_parts(self, kind: str, data: Any) -> tuple[list[Any], Callable[[list[Any]], Any]]:
+        """Return the child node indices of a container or object and how their values build it."""
         if kind in _BUILDERS:
-            return _BUILDERS[kind]([self.value(i) for i in data])
+            return list(data), _BUILDERS[kind]
         if kind in _MAP_BUILDERS:
-            pairs = [self.value(i) for i in data]
-            return _MAP_BUILDERS[kind](dict(zip(pairs[0::2], pairs[1::2])))
+            make_map = _MAP_BUILDERS[kind]
+            return list(data), lambda pairs: make_map(dict(zip(pairs[0::2], pairs[1::2])))
         info = core._lookup_or_register_type_info_from_type_key(kind)
-        values = [self.value(data[field.name]) for field in _all_fields(info)]
+        if not core._type_has_creator(info.type_index):
+            raise ValueError(f"cannot deserialize objects of type '{kind}' (no creator)")
+        children = [data[field.name] for field in _all_fields(info)]
         make = core._get_global_func("ffi.MakeObjectFromPackedArgs")
-        return make(kind, *values)
+        return children, lambda values: make(kind, *values)
 
 
 def from_json_graph_str(json_str: str) -> Any:

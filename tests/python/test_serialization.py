@@ -107,3 +107,46 @@ def test_function_cannot_be_serialized() -> None:
 def test_malformed_graph_is_value_error(text: str) -> None:
     with pytest.raises(ValueError, match="JSON graph"):
         from_json_graph_str(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"root_index": 0, "nodes": [{"type": "ffi.Array", "data": [0]}]}', "cyclic value"),
+        (
+            '{"root_index": 1, "nodes": [{"type": "ffi.Array", "data": [1]}, '
+            '{"type": "ffi.Map", "data": [0, 0]}]}',
+            "cyclic value",
+        ),
+        ('{"root_index": 0, "nodes": [{"type": "ffi.Tensor", "data": {}}]}', "no creator"),
+        ('{"root_index": 0, "nodes": [{"type": "ffi.Bytes", "data": "abc"}]}', "padding"),
+    ],
+)
+def test_graph_that_cannot_be_built_is_value_error(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        from_json_graph_str(text)
+
+
+def test_deeply_nested_value_round_trips_without_recursion() -> None:
+    depth = 5000  # far beyond Python's recursion limit
+    value: object = tvm_ffi.Array([1])
+    for _ in range(depth):
+        value = tvm_ffi.Array([value])
+    restored = from_json_graph_str(to_json_graph_str(value))
+    for _ in range(depth):
+        assert isinstance(restored, tvm_ffi.Array) and len(restored) == 1
+        restored = restored[0]
+    assert list(restored) == [1]
+
+
+def test_value_holding_itself_is_value_error() -> None:
+    items = tvm_ffi.List([1])
+    items.append(items)
+    with pytest.raises(ValueError, match="cyclic value"):
+        to_json_graph_str(tvm_ffi.Array([items]))
+
+
+def test_shared_value_is_not_a_cycle() -> None:
+    shared = tvm_ffi.List([1])
+    restored = from_json_graph_str(to_json_graph_str(tvm_ffi.Array([shared, [shared]])))
+    assert restored[0].same_as(restored[1][0])

@@ -66,6 +66,22 @@ def test_tensor_argument_is_passed_as_object() -> None:
     assert result.same_as(tensor)
 
 
+def test_torch_conjugated_argument_is_refused() -> None:
+    torch = _torch()
+    lazy = torch.tensor([1 + 2j, 3 - 4j], dtype=torch.complex64).conj()
+    for convert in (ECHO, tvm_ffi.from_dlpack):
+        with pytest.raises(BufferError, match="conjugate bit"):
+            convert(lazy)
+    resolved = ECHO(lazy.resolve_conj())
+    assert resolved.tolist() == [1 - 2j, 3 + 4j]
+
+
+def test_torch_complex_argument_without_conjugate_bit_passes() -> None:
+    torch = _torch()
+    source = torch.tensor([1 + 2j], dtype=torch.complex64)
+    assert ECHO(source).data_ptr() == source.data_ptr()
+
+
 def test_torch_result_even_with_numpy_arguments() -> None:
     torch = _torch()
     array = np.zeros(2)

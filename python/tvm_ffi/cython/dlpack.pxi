@@ -13,6 +13,7 @@ from cpython.pycapsule cimport (
 cdef extern from "dlpack/dlpack.h":
     enum:
         kDLCPU
+        kDLComplex
         DLPACK_MAJOR_VERSION
         DLPACK_MINOR_VERSION
 

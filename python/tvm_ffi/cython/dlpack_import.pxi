@@ -48,14 +48,27 @@ cdef TVMFFIObjectHandle exchange_to_handle(const DLPackExchangeAPI* api, object 
     cdef DLTensor view
     if api.dltensor_from_py_object_no_sync != NULL and alignment == 0 and contiguous == 0:
         api.dltensor_from_py_object_no_sync(<void*>value, &view)
+        if view.dtype.code == kDLComplex:
+            reject_conjugated(value)
         CHECK_CALL(TVMFFIPyTensorFromFrameworkView(&view, <PyObject*>value, &handle))
         return handle
+    reject_conjugated(value)
     api.managed_tensor_from_py_object_no_sync(<void*>value, &managed)
     if TVMFFITensorFromDLPackVersioned(managed, alignment, contiguous, &handle) != 0:
         if managed.deleter != NULL:
             managed.deleter(managed)
         CHECK_CALL(-1)
     return handle
+
+
+cdef int reject_conjugated(object value) except -1:
+    """Torch marks a lazily conjugated tensor with a bit its exchange API does not report;
+    passing the memory would silently drop the conjugation, so refuse as its __dlpack__ does."""
+    is_conj = getattr(value, "is_conj", None)
+    if is_conj is not None and is_conj():
+        raise BufferError("Can't export tensors with the conjugate bit set; "
+                          "call .resolve_conj() first")
+    return 0
 
 
 cdef TVMFFIObjectHandle capsule_to_handle(object capsule, int32_t alignment,
