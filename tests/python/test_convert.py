@@ -15,15 +15,6 @@ echo = tvm_ffi.get_global_func("testing.echo")
 INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)
 
-requires_array = pytest.mark.skipif(
-    tvm_ffi.get_global_func("ffi.Array", allow_missing=True) is None,
-    reason="the runtime does not register ffi.Array yet",
-)
-requires_map = pytest.mark.skipif(
-    tvm_ffi.get_global_func("ffi.Map", allow_missing=True) is None,
-    reason="the runtime does not register ffi.Map yet",
-)
-
 
 class HasObject:
     def __init__(self, obj: Any) -> None:
@@ -437,38 +428,29 @@ def test_convert_unknown_returns_opaque_object() -> None:
     assert echo(result) is value
 
 
-@requires_array
 def test_list_becomes_array() -> None:
     result = echo([1, "two", 3.0])
     assert type(result).__name__ == "Array"
     assert list(result) == [1, "two", 3.0]
 
 
-@requires_array
 def test_tuple_becomes_array() -> None:
     result = echo((1, (2, 3)))
     assert len(result) == 2
     assert list(result[1]) == [2, 3]
 
 
-@requires_array
 def test_convert_list_returns_array() -> None:
     result = tvm_ffi.convert([1, 2])
     assert isinstance(result, tvm_ffi.Object)
     assert list(result) == [1, 2]
 
 
-@requires_array
-@pytest.mark.skipif(
-    tvm_ffi.get_global_func("testing.schema_id_arr_int", allow_missing=True) is None,
-    reason="the testing library does not register testing.schema_id_arr_int yet",
-)
 def test_typed_array_rejects_wrong_element() -> None:
     with pytest.raises(TypeError, match=r"Array\[index 1: ffi.SmallStr\]"):
         tvm_ffi.get_global_func("testing.schema_id_arr_int")([1, "x"])
 
 
-@requires_map
 def test_dict_becomes_map() -> None:
     result = echo({"a": 1, "b": [2]})
     assert isinstance(result, tvm_ffi.Object)

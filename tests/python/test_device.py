@@ -222,10 +222,8 @@ def test_echo_round_trip() -> None:
     assert repr(echo(tvm_ffi.device("metal:2"))) == "device(type='metal', index=2)"
 
 
-def test_typed_device_function_if_present() -> None:
-    func = tvm_ffi.get_global_func("testing.schema_id_device", allow_missing=True)
-    if func is None:
-        pytest.skip("testing.schema_id_device is not registered")
+def test_typed_device_function() -> None:
+    func = tvm_ffi.get_global_func("testing.schema_id_device")
     assert func(tvm_ffi.device("cuda:1")) == tvm_ffi.device("cuda:1")
     assert func("cpu") == tvm_ffi.device("cpu")
 

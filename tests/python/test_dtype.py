@@ -425,16 +425,12 @@ def test_convert_dtype_keeps_it() -> None:
 
 
 def test_dtype_inside_containers() -> None:
-    if tvm_ffi.get_global_func("ffi.Array", allow_missing=True) is None:
-        pytest.skip("the runtime does not register ffi.Array yet")
     items = tvm_ffi.Array([tvm_ffi.dtype("f16"), tvm_ffi.dtype("int8x4")])
     assert [type(item) for item in items] == [tvm_ffi.dtype, tvm_ffi.dtype]
     assert list(items) == ["float16", "int8x4"]
 
 
 def test_dtype_serialization_round_trip() -> None:
-    if tvm_ffi.get_global_func("ffi.Array", allow_missing=True) is None:
-        pytest.skip("the runtime does not register ffi.Array yet")
     from tvm_ffi.serialization import from_json_graph_str, to_json_graph_str
 
     restored = from_json_graph_str(to_json_graph_str(tvm_ffi.Array([tvm_ffi.dtype("f32")])))
@@ -541,9 +537,7 @@ def test_dlpack_data_type_protocol_out_of_range() -> None:
         echo(DLPackDataType(300, 8, 1))
 
 
-def test_typed_dtype_function_if_present() -> None:
-    func = tvm_ffi.get_global_func("testing.schema_id_dtype", allow_missing=True)
-    if func is None:
-        pytest.skip("testing.schema_id_dtype is not registered")
+def test_typed_dtype_function() -> None:
+    func = tvm_ffi.get_global_func("testing.schema_id_dtype")
     assert func(tvm_ffi.dtype("f32")) == "float32"
     assert func("int8") == "int8"

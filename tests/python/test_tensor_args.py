@@ -24,13 +24,6 @@ def _torch():
     return pytest.importorskip("torch")
 
 
-def _needs(name: str):
-    return pytest.mark.skipif(
-        tvm_ffi.get_global_func(name, allow_missing=True) is None,
-        reason=f"{name} is not registered in this build (arrives with the C++ tensor testing)",
-    )
-
-
 def test_numpy_argument_comes_back_as_tensor() -> None:
     array = np.arange(6, dtype="float32").reshape(2, 3)
     result = ECHO(array)
@@ -320,7 +313,6 @@ def test_skip_exchange_api_env(run_python) -> None:
     assert out.stdout.strip() == "Tensor"
 
 
-@_needs("testing.tensor_data_ptr3")
 def test_native_reads_data_pointers() -> None:
     torch = _torch()
     data_ptr = tvm_ffi.get_global_func("testing.tensor_data_ptr")
@@ -334,7 +326,6 @@ def test_native_reads_data_pointers() -> None:
     assert data_ptr3(array, source, tensor) == total
 
 
-@_needs("testing.tensor_sum_f32")
 def test_native_kernels_see_strided_arguments() -> None:
     torch = _torch()
     fill = tvm_ffi.get_global_func("testing.tensor_fill_f32")
