@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # run_tests.sh: the full test command (README): deps, lint, C++ tests (plain and ASan+UBSan),
-# pip install, pytest, examples. Sized for 90 minutes on 2 cores.
+# pip install, pytest, the abi3 wheel on Python >= 3.12, examples. Sized for 90 minutes on 2
+# cores.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -38,6 +39,9 @@ python3 -m pip install .
 
 step "Python tests"
 python3 -m pytest tests/python
+
+step "abi3 wheel on Python >= 3.12"
+bash scripts/check_abi3.sh
 
 step "examples"
 shopt -s nullglob
