@@ -38,6 +38,8 @@ cdef dict _DEVICE_NAME_TO_TYPE = {
 
 cdef object as_device_index(object index):
     """An int from an Integral, or from a scalar (numpy, torch) whose ``.item()`` is one."""
+    if type(index) is int:
+        return index
     if isinstance(index, numbers.Integral):
         return int(index)
     item = getattr(index, "item", None)
@@ -50,6 +52,9 @@ cdef object as_device_index(object index):
 
 cdef tuple parse_device_name(str text):
     """(type code, index or None) of a name like ``"cuda"`` or ``"cuda:1 ignored"``."""
+    code = _DEVICE_NAME_TO_TYPE.get(text)
+    if code is not None:
+        return code, None
     parts = text.split(" ", 1)[0].split(":")
     if len(parts) > 2:
         raise ValueError(f"Invalid device: {text}")

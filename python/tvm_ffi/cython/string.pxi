@@ -68,7 +68,7 @@ class Shape(tuple, PyNativeObject):
     def __new__(cls, content=()):
         values = tuple(content)
         for value in values:
-            if not isinstance(value, numbers.Integral):
+            if type(value) is not int and not isinstance(value, numbers.Integral):
                 raise ValueError("Shape must be a tuple of integers")
         return _get_builtin_func("ffi.Shape")(*values)
 

@@ -77,26 +77,11 @@ static inline int TVMFFIPyTensorViewOfBorrowed(const DLTensor* tensor, TVMFFIObj
   return ret;
 }
 
-/* obj.__dlpack__(max_version=version), through vectorcall where the API has it. */
+/* obj.__dlpack__(max_version=version) through vectorcall (no keyword dictionary). */
 static inline PyObject* TVMFFIPyCallDLPackVersioned(PyObject* obj, PyObject* method_name,
                                                     PyObject* kwnames, PyObject* version) {
-#if !defined(Py_LIMITED_API) || Py_LIMITED_API >= 0x030C0000
   PyObject* args[2] = {obj, version};
   return PyObject_VectorcallMethod(method_name, args, 1, kwnames);
-#else
-  PyObject* method = PyObject_GetAttr(obj, method_name);
-  if (method == NULL) return NULL;
-  PyObject* no_args = PyTuple_New(0);
-  PyObject* kwargs = no_args == NULL ? NULL : PyDict_New();
-  PyObject* result = NULL;
-  if (kwargs != NULL && PyDict_SetItem(kwargs, PyTuple_GetItem(kwnames, 0), version) == 0) {
-    result = PyObject_Call(method, no_args, kwargs);
-  }
-  Py_XDECREF(kwargs);
-  Py_XDECREF(no_args);
-  Py_DECREF(method);
-  return result;
-#endif
 }
 
 /* What the tensor arguments of the call being converted ask of the call's environment. */
