@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
@@ -12,6 +13,18 @@ from typing import Callable
 import pytest
 
 RunPython = Callable[..., subprocess.CompletedProcess]
+
+
+def assert_refcount_stable(obj: object, call: Callable[[object], object]) -> None:
+    """Assert that 10,000 more ``call(obj)`` leave the reference count of ``obj`` unchanged."""
+    for _ in range(100):  # warm caches that may keep a reference
+        call(obj)
+    gc.collect()
+    base = sys.getrefcount(obj)
+    for _ in range(10000):
+        call(obj)
+    gc.collect()
+    assert sys.getrefcount(obj) == base
 
 
 @pytest.fixture

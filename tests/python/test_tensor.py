@@ -9,6 +9,7 @@ import pickle
 import sys
 
 import pytest
+from conftest import assert_refcount_stable
 
 import tvm_ffi
 from tvm_ffi import core
@@ -391,36 +392,25 @@ def test_no_pickle_and_identity_equality() -> None:
         tvm_ffi.Tensor()
 
 
-def _assert_refcount_stable(obj, make) -> None:
-    for _ in range(100):
-        make(obj)
-    gc.collect()
-    base = sys.getrefcount(obj)
-    for _ in range(10000):
-        make(obj)
-    gc.collect()
-    assert sys.getrefcount(obj) == base
-
-
 def test_numpy_import_does_not_leak() -> None:
     array = np.zeros((2, 3))
-    _assert_refcount_stable(array, tvm_ffi.from_dlpack)
-    _assert_refcount_stable(array, lambda a: np.from_dlpack(tvm_ffi.from_dlpack(a)))
-    _assert_refcount_stable(array, lambda a: tvm_ffi.from_dlpack(a.__dlpack__()))
+    assert_refcount_stable(array, tvm_ffi.from_dlpack)
+    assert_refcount_stable(array, lambda a: np.from_dlpack(tvm_ffi.from_dlpack(a)))
+    assert_refcount_stable(array, lambda a: tvm_ffi.from_dlpack(a.__dlpack__()))
 
 
 def test_torch_import_does_not_leak() -> None:
     torch = _torch()
     source = torch.zeros(2, 3)
-    _assert_refcount_stable(source, tvm_ffi.from_dlpack)
-    _assert_refcount_stable(source, lambda t: torch.from_dlpack(tvm_ffi.from_dlpack(t)))
+    assert_refcount_stable(source, tvm_ffi.from_dlpack)
+    assert_refcount_stable(source, lambda t: torch.from_dlpack(tvm_ffi.from_dlpack(t)))
 
 
 def test_unconsumed_capsules_are_freed() -> None:
     array = np.zeros(4)
     exported = tvm_ffi.from_dlpack(array)
-    _assert_refcount_stable(exported, lambda t: (t._to_dlpack(), t._to_dlpack_versioned()))
-    _assert_refcount_stable(array, _numpy_capsule)
+    assert_refcount_stable(exported, lambda t: (t._to_dlpack(), t._to_dlpack_versioned()))
+    assert_refcount_stable(array, _numpy_capsule)
     exported = None
     gc.collect()
     base = sys.getrefcount(array)

@@ -8,6 +8,7 @@ import gc
 import sys
 
 import pytest
+from conftest import assert_refcount_stable
 
 import tvm_ffi
 from tvm_ffi import core
@@ -193,34 +194,23 @@ def test_containers_of_numpy_arrays_give_tensors() -> None:
     assert type(tvm_ffi.convert([array])[0]) is tvm_ffi.Tensor
 
 
-def _assert_refcount_stable(obj, call) -> None:
-    for _ in range(100):
-        call(obj)
-    gc.collect()
-    base = sys.getrefcount(obj)
-    for _ in range(10000):
-        call(obj)
-    gc.collect()
-    assert sys.getrefcount(obj) == base
-
-
 def test_arguments_do_not_leak() -> None:
     array = np.zeros((2, 2))
-    _assert_refcount_stable(array, NOP)
-    _assert_refcount_stable(array, ECHO)
-    _assert_refcount_stable(array, lambda a: NOP(a, a, a))
+    assert_refcount_stable(array, NOP)
+    assert_refcount_stable(array, ECHO)
+    assert_refcount_stable(array, lambda a: NOP(a, a, a))
     tensor = tvm_ffi.from_dlpack(array)
-    _assert_refcount_stable(tensor, ECHO)
-    _assert_refcount_stable(array, lambda a: APPLY(lambda t: t, a))
+    assert_refcount_stable(tensor, ECHO)
+    assert_refcount_stable(array, lambda a: APPLY(lambda t: t, a))
 
 
 def test_torch_arguments_do_not_leak() -> None:
     torch = _torch()
     source = torch.zeros(2, 2)
-    _assert_refcount_stable(source, NOP)
-    _assert_refcount_stable(source, ECHO)
-    _assert_refcount_stable(source, lambda t: NOP(t, t, t))
-    _assert_refcount_stable(source, lambda t: APPLY(lambda x: x, t))
+    assert_refcount_stable(source, NOP)
+    assert_refcount_stable(source, ECHO)
+    assert_refcount_stable(source, lambda t: NOP(t, t, t))
+    assert_refcount_stable(source, lambda t: APPLY(lambda x: x, t))
 
 
 def _fake_cuda_capsule(keep: list) -> object:
