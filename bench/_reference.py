@@ -45,6 +45,25 @@ static PyObject* view_release_gil(PyObject* self, PyObject* const* args, Py_ssiz
   Py_END_ALLOW_THREADS
   Py_RETURN_NONE;
 }
+/* view_stream_release_gil(api_address, *tensors): as view_release_gil, and also asks the
+   framework for its current stream on the first tensor's device, as a consumer launching a
+   kernel on a GPU tensor must. */
+static PyObject* view_stream_release_gil(PyObject* self, PyObject* const* args,
+                                         Py_ssize_t nargs) {
+  const DLPackExchangeAPI* api = (const DLPackExchangeAPI*)PyLong_AsVoidPtr(args[0]);
+  DLTensor view;
+  void* stream = NULL;
+  for (Py_ssize_t i = 1; i < nargs; ++i) {
+    if (api->dltensor_from_py_object_no_sync(args[i], &view) != 0) return NULL;
+    if (i == 1 && api->current_work_stream(view.device.device_type, view.device.device_id,
+                                           &stream) != 0) {
+      return NULL;
+    }
+  }
+  Py_BEGIN_ALLOW_THREADS
+  Py_END_ALLOW_THREADS
+  Py_RETURN_NONE;
+}
 static void c_noop(void) {}
 static PyObject* c_noop_address(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
   return PyLong_FromVoidPtr((void*)c_noop);
@@ -56,6 +75,8 @@ static PyMethodDef methods[] = {
   {"return_str", (PyCFunction)(void(*)(void))return_str, METH_FASTCALL, NULL},
   {"c_noop_address", (PyCFunction)(void(*)(void))c_noop_address, METH_FASTCALL, NULL},
   {"view_release_gil", (PyCFunction)(void(*)(void))view_release_gil, METH_FASTCALL, NULL},
+  {"view_stream_release_gil", (PyCFunction)(void(*)(void))view_stream_release_gil,
+   METH_FASTCALL, NULL},
   {NULL, NULL, 0, NULL}};
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "bench_reference", NULL, -1, methods};
 PyMODINIT_FUNC PyInit_bench_reference(void) { return PyModule_Create(&module); }

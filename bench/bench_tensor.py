@@ -24,6 +24,8 @@ FLOOR = "floor: nop releasing the GIL"
 SAME_SHAPE_FLOOR = "floor: lambda: nop_release_gil(x)"
 # What torch itself costs: a C extension filling DLTensor views through torch's exchange API.
 TORCH_FLOOR = "torch floor: lambda: C ext views x"
+# The same for a CUDA tensor, also asking torch for its current stream.
+TORCH_CUDA_FLOOR = "torch cuda floor: C ext views x, stream"
 
 
 def kernels() -> tuple[tvm_ffi.Function, tvm_ffi.Function, str]:
@@ -70,6 +72,23 @@ def make_cases(ref) -> dict[str, Callable[[], object]]:
         "from_dlpack(numpy)": lambda: tvm_ffi.from_dlpack(array),
         "torch.from_dlpack(Tensor)": lambda: torch.from_dlpack(tensor),
         "numpy.from_dlpack(Tensor)": lambda: numpy.from_dlpack(tensor),
+        **(cuda_cases(ref, api) if torch.cuda.is_available() else {}),
+    }
+
+
+def cuda_cases(ref, api: int) -> dict[str, Callable[[], object]]:
+    """The torch cases again with CUDA tensors: the call also fetches torch's current stream."""
+    one, three, _ = kernels()
+    source = torch.zeros(4, 4, device="cuda")
+    tensor = tvm_ffi.from_dlpack(source)
+    return {
+        TORCH_CUDA_FLOOR: lambda: ref.view_stream_release_gil(api, source),
+        TORCH_CUDA_FLOOR + " x3": lambda: ref.view_stream_release_gil(api, source, source, source),
+        "kernel(torch cuda)": lambda: one(source),
+        "kernel(torch cuda x3)": lambda: three(source, source, source),
+        "kernel(Tensor cuda)": lambda: one(tensor),
+        "from_dlpack(torch cuda)": lambda: tvm_ffi.from_dlpack(source),
+        "torch.from_dlpack(Tensor cuda)": lambda: torch.from_dlpack(tensor),
     }
 
 
@@ -92,6 +111,9 @@ def report(results: dict[str, float]) -> None:
         print(f"each further {kind} argument: {extra:.1f} ns")
     torch_view = (results[TORCH_FLOOR + " x3"] - results[TORCH_FLOOR]) / 2
     print(f"each further torch view in a C extension (torch's own cost): {torch_view:.1f} ns")
+    if "kernel(torch cuda)" in results:
+        extra = (results["kernel(torch cuda x3)"] - results["kernel(torch cuda)"]) / 2
+        print(f"each further torch cuda argument: {extra:.1f} ns")
 
 
 if __name__ == "__main__":

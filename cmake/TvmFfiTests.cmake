@@ -31,6 +31,11 @@ function(tvm_ffi_add_cpp_tests)
   target_link_libraries(tvm_ffi_cpp_tests PRIVATE GTest::gtest GTest::gtest_main)
   include(GoogleTest)
   gtest_discover_tests(tvm_ffi_cpp_tests DISCOVERY_MODE PRE_TEST PROPERTIES TIMEOUT 300)
+  # The backtrace tests again with libdw turned off: names then come from ELF symbol tables.
+  add_test(NAME tvm_ffi_backtrace_without_libdw
+    COMMAND tvm_ffi_cpp_tests "--gtest_filter=Backtrace*:ErrorAcrossLibraries*")
+  set_tests_properties(tvm_ffi_backtrace_without_libdw PROPERTIES
+    ENVIRONMENT "TVM_FFI_BACKTRACE_LIBDW=0" TIMEOUT 300)
 endfunction()
 
 function(tvm_ffi_add_c_tests)

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "backtrace_internal.h"
+#include "elf_symbols_internal.h"
 
 #if defined(TVM_FFI_USE_LIBDW) && TVM_FFI_USE_LIBDW
 #include <elfutils/libdwfl.h>
@@ -85,12 +86,88 @@ void ResolveWithDladdr(uintptr_t pc, FrameInfo* info) {
   if (inside) info->func = Demangle(dl.dli_sname);
 }
 
+/// Names the function from the object file's .symtab, which also lists unexported functions.
+void ResolveWithSymtab(uintptr_t pc, FrameInfo* info) {
+  Dl_info dl{};
+  void* extra = nullptr;
+  if (dladdr1(reinterpret_cast<void*>(pc), &dl, &extra, RTLD_DL_LINKMAP) == 0) return;
+  const auto* object = static_cast<const struct link_map*>(extra);
+  if (object == nullptr) return;
+  // The main program's link_map has an empty name; dli_fname may then be relative.
+  bool is_main_program = object->l_name == nullptr || object->l_name[0] == '\0';
+  const char* path = is_main_program ? "/proc/self/exe" : object->l_name;
+  if (path[0] != '/') return;
+  const char* name = FindSymtabFunctionName(path, object->l_addr, pc);
+  if (name != nullptr) info->func = Demangle(name);
+}
+
 #if TVM_FFI_BACKTRACE_HAS_LIBDW
+/// The libdwfl functions used here, looked up in libdw.so.1 when the first backtrace is built.
+/// The library is opened at run time, not linked, so that libtvm_ffi loads where elfutils is
+/// not installed (backtraces then show no file:line) and libdw's own dependencies stay out of
+/// the global symbol namespace that libtvm_ffi is loaded into.
+struct LibdwApi {
+  decltype(&dwfl_begin) begin;
+  decltype(&dwfl_end) end;
+  decltype(&dwfl_report_begin) report_begin;
+  decltype(&dwfl_report_end) report_end;
+  decltype(&dwfl_linux_proc_report) linux_proc_report;
+  decltype(&dwfl_linux_proc_find_elf) linux_proc_find_elf;
+  decltype(&dwfl_standard_find_debuginfo) standard_find_debuginfo;
+  decltype(&dwfl_addrmodule) addrmodule;
+  decltype(&dwfl_module_info) module_info;
+  decltype(&dwfl_module_addrname) module_addrname;
+  decltype(&dwfl_module_getsrc) module_getsrc;
+  decltype(&dwfl_lineinfo) lineinfo;
+
+  /// The functions, or nullptr when libdw.so.1 or one of them is missing.
+  static const LibdwApi* Get() {
+    static const LibdwApi* api = Disabled() ? nullptr : Load();  // leaked, like the library
+    return api;
+  }
+
+  /// TVM_FFI_BACKTRACE_LIBDW=0 turns libdw off (names then come from the symbol tables).
+  static bool Disabled() {
+    const char* setting = std::getenv("TVM_FFI_BACKTRACE_LIBDW");
+    return setting != nullptr && std::string(setting) == "0";
+  }
+
+ private:
+  template <typename Fn>
+  static bool Lookup(void* library, const char* name, Fn* out) {
+    *out = reinterpret_cast<Fn>(dlsym(library, name));
+    return *out != nullptr;
+  }
+
+  static const LibdwApi* Load() {
+    void* library = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (library == nullptr) return nullptr;
+    auto* api = new LibdwApi();
+    bool complete =
+        Lookup(library, "dwfl_begin", &api->begin) && Lookup(library, "dwfl_end", &api->end) &&
+        Lookup(library, "dwfl_report_begin", &api->report_begin) &&
+        Lookup(library, "dwfl_report_end", &api->report_end) &&
+        Lookup(library, "dwfl_linux_proc_report", &api->linux_proc_report) &&
+        Lookup(library, "dwfl_linux_proc_find_elf", &api->linux_proc_find_elf) &&
+        Lookup(library, "dwfl_standard_find_debuginfo", &api->standard_find_debuginfo) &&
+        Lookup(library, "dwfl_addrmodule", &api->addrmodule) &&
+        Lookup(library, "dwfl_module_info", &api->module_info) &&
+        Lookup(library, "dwfl_module_addrname", &api->module_addrname) &&
+        Lookup(library, "dwfl_module_getsrc", &api->module_getsrc) &&
+        Lookup(library, "dwfl_lineinfo", &api->lineinfo);
+    if (complete) return api;
+    delete api;
+    return nullptr;
+  }
+};
+
 /// A process-wide libdwfl session, rebuilt when an address falls outside every known module.
 class DwflSession {
  public:
+  /// The session, or nullptr when libdw cannot be loaded.
   static DwflSession* Global() {
-    static DwflSession* session = new DwflSession();  // leaked: frames may print during exit
+    static DwflSession* session =  // leaked: frames may print during exit
+        LibdwApi::Get() != nullptr ? new DwflSession(*LibdwApi::Get()) : nullptr;
     return session;
   }
 
@@ -104,56 +181,53 @@ class DwflSession {
   }
 
  private:
-  static const Dwfl_Callbacks* Callbacks() {
-    static char* debuginfo_path = nullptr;
-    static Dwfl_Callbacks callbacks = [] {
-      Dwfl_Callbacks c{};
-      c.find_elf = dwfl_linux_proc_find_elf;
-      c.find_debuginfo = dwfl_standard_find_debuginfo;
-      c.debuginfo_path = &debuginfo_path;
-      return c;
-    }();
-    return &callbacks;
+  explicit DwflSession(const LibdwApi& dw) : dw_(dw) {
+    callbacks_.find_elf = dw.linux_proc_find_elf;
+    callbacks_.find_debuginfo = dw.standard_find_debuginfo;
+    callbacks_.debuginfo_path = &debuginfo_path_;
   }
 
   Dwfl_Module* FindModule(uintptr_t pc, bool* rebuilt) {
-    Dwfl_Module* module = dwfl_ ? dwfl_addrmodule(dwfl_, pc) : nullptr;
+    Dwfl_Module* module = dwfl_ ? dw_.addrmodule(dwfl_, pc) : nullptr;
     if (module != nullptr || *rebuilt) return module;
     *rebuilt = true;
     Rebuild();
-    return dwfl_ ? dwfl_addrmodule(dwfl_, pc) : nullptr;
+    return dwfl_ ? dw_.addrmodule(dwfl_, pc) : nullptr;
   }
 
   void Rebuild() {
-    if (dwfl_ != nullptr) dwfl_end(dwfl_);
-    dwfl_ = dwfl_begin(Callbacks());
+    if (dwfl_ != nullptr) dw_.end(dwfl_);
+    dwfl_ = dw_.begin(&callbacks_);
     if (dwfl_ == nullptr) return;
-    dwfl_report_begin(dwfl_);
-    dwfl_linux_proc_report(dwfl_, getpid());  // a partial report is still useful
-    if (dwfl_report_end(dwfl_, nullptr, nullptr) != 0) {
-      dwfl_end(dwfl_);
+    dw_.report_begin(dwfl_);
+    dw_.linux_proc_report(dwfl_, getpid());  // a partial report is still useful
+    if (dw_.report_end(dwfl_, nullptr, nullptr) != 0) {
+      dw_.end(dwfl_);
       dwfl_ = nullptr;
     }
   }
 
-  static void ReadSymbol(Dwfl_Module* module, uintptr_t pc, FrameInfo* info) {
+  void ReadSymbol(Dwfl_Module* module, uintptr_t pc, FrameInfo* info) const {
     const char* path =
-        dwfl_module_info(module, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr);
+        dw_.module_info(module, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr);
     if (path != nullptr && path[0] == '/') info->file = path;
-    const char* name = dwfl_module_addrname(module, pc);
+    const char* name = dw_.module_addrname(module, pc);
     if (name != nullptr) info->func = Demangle(name);
   }
 
-  static void ReadSourceLine(Dwfl_Module* module, uintptr_t pc, FrameInfo* info) {
-    Dwfl_Line* line = dwfl_module_getsrc(module, pc);
+  void ReadSourceLine(Dwfl_Module* module, uintptr_t pc, FrameInfo* info) const {
+    Dwfl_Line* line = dw_.module_getsrc(module, pc);
     if (line == nullptr) return;
     int lineno = 0;
-    const char* file = dwfl_lineinfo(line, nullptr, &lineno, nullptr, nullptr, nullptr);
+    const char* file = dw_.lineinfo(line, nullptr, &lineno, nullptr, nullptr, nullptr);
     if (file == nullptr || lineno <= 0) return;
     info->file = file;
     info->line = lineno;
   }
 
+  const LibdwApi& dw_;
+  char* debuginfo_path_ = nullptr;
+  Dwfl_Callbacks callbacks_{};
   std::mutex mutex_;
   Dwfl* dwfl_ = nullptr;
 };
@@ -164,10 +238,11 @@ FrameInfo ResolveFrame(uintptr_t pc, bool* rebuilt) {
   FrameInfo info;
   ResolveWithDladdr(pc, &info);
 #if TVM_FFI_BACKTRACE_HAS_LIBDW
-  DwflSession::Global()->Resolve(pc, rebuilt, &info);
+  if (DwflSession* session = DwflSession::Global()) session->Resolve(pc, rebuilt, &info);
 #else
   (void)rebuilt;
 #endif
+  if (info.func.empty()) ResolveWithSymtab(pc, &info);
   return info;
 }
 

@@ -83,9 +83,10 @@ class LibraryModuleObj : public ModuleObj {
 void* OpenLibrary(const std::string& path) {
   void* handle = dlopen(path.c_str(), RTLD_LAZY | RTLD_LOCAL);
   if (handle == nullptr) {
-    const char* message = dlerror();
-    TVM_FFI_THROW(RuntimeError) << "Failed to load library '" << path
-                                << "': " << (message != nullptr ? message : "unknown dlopen error");
+    // Copied first: building the error's backtrace may call dlopen, which frees this text.
+    const char* error = dlerror();
+    std::string message = error != nullptr ? error : "unknown dlopen error";
+    TVM_FFI_THROW(RuntimeError) << "Failed to load library '" << path << "': " << message;
   }
   return handle;
 }

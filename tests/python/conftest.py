@@ -14,6 +14,9 @@ import pytest
 
 RunPython = Callable[..., subprocess.CompletedProcess]
 
+# JAX on a GPU would otherwise take most of the device's memory in every test process.
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+
 
 def assert_refcount_stable(obj: object, call: Callable[[object], object]) -> None:
     """Assert that 10,000 more ``call(obj)`` leave the reference count of ``obj`` unchanged."""

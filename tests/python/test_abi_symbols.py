@@ -155,6 +155,19 @@ def test_soname_is_libtvm_ffi():
     assert sonames == ["libtvm_ffi.so"]
 
 
+# What every Linux system has; anything else (libdw, say) would make the wheel fail to load.
+_SYSTEM_LIBRARIES = re.compile(
+    r"^(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux-x86-64|ld-linux-aarch64)"
+    r"\.so(\.\d+)*$"
+)
+
+
+def test_needs_only_system_libraries():
+    needed = re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]*)\]", _readelf("-d"))
+    assert "libc.so.6" in needed
+    assert [name for name in needed if not _SYSTEM_LIBRARIES.match(name)] == []
+
+
 def test_cxx_exports_stay_in_tvm_ffi_namespace():
     binds = _EXPORT_BINDS | {"UNIQUE"}
     mangled = sorted({s.name for s in _exported(_dyn_symbols(), binds) if s.name.startswith("_Z")})

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import ast
 import gc
+import sys
 import traceback
 import weakref
 from collections.abc import Callable, Iterator
@@ -291,6 +293,34 @@ def test_callback_frames_and_native_frames_in_traceback() -> None:
     text = format_exc(info.value)
     assert "failing_callback" in text
     assert "TestApply" in text
+
+
+NAMES_WITHOUT_LIBDW = """
+import traceback
+import tvm_ffi
+
+def failing_callback():
+    raise TypeError("inside callback")
+
+try:
+    tvm_ffi.get_global_func("testing.apply")(failing_callback)
+except TypeError as err:
+    print([frame.name for frame in traceback.extract_tb(err.__traceback__)])
+with open("/proc/self/maps") as maps:
+    print("libdw" in maps.read())
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/maps")
+def test_unexported_native_frames_are_named_without_libdw(run_python) -> None:
+    # TestApply is not an exported symbol: without libdw (not installed, or turned off) its
+    # name comes from the testing library's ELF symbol table.
+    env = {"TVM_FFI_BACKTRACE_LIBDW": "0"}
+    names, libdw_mapped = run_python("-c", NAMES_WITHOUT_LIBDW, env=env).stdout.splitlines()
+    assert libdw_mapped == "False"
+    names = ast.literal_eval(names)
+    assert any("TestApply" in name for name in names), names
+    assert names.index("failing_callback") > max(i for i, n in enumerate(names) if "TestApply" in n)
 
 
 def test_error_through_two_boundaries_keeps_object() -> None:

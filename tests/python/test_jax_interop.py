@@ -23,6 +23,13 @@ FILL_F32 = tvm_ffi.get_global_func("testing.tensor_fill_f32")
 EMPTY_CPU = tvm_ffi.get_global_func("testing.tensor_empty_cpu")
 
 
+@pytest.fixture(autouse=True)
+def _arrays_on_jax_cpu():
+    """The kernels here read host memory, so arrays go to JAX's CPU device even beside a GPU."""
+    with jax.default_device(jax.devices("cpu")[0]):
+        yield
+
+
 def test_jax_argument_is_read_in_place() -> None:
     array = jnp.arange(12, dtype=jnp.float32).reshape(3, 4)
     assert DATA_PTR(array) == array.unsafe_buffer_pointer()
