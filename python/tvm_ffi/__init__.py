@@ -52,14 +52,12 @@ def _runpy_module_name() -> str | None:
     return None
 
 
-def _load_lib(path: str) -> ctypes.CDLL:
-    return ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
-
-
 if not _is_config_mode():
-    LIB: ctypes.CDLL = _load_lib(libinfo.find_libtvm_ffi())
+    # Global, so that libraries built by others resolve their TVMFFI* imports here.
+    LIB: ctypes.CDLL = ctypes.CDLL(libinfo.find_libtvm_ffi(), mode=ctypes.RTLD_GLOBAL)
     # Loading the testing library registers the testing.* global functions, as upstream does.
-    _LIB_TESTING: ctypes.CDLL = _load_lib(libinfo.find_libtvm_ffi_testing())
+    # Local: nothing links against it, and its symbols must not shadow other libraries'.
+    _LIB_TESTING: ctypes.CDLL = ctypes.CDLL(libinfo.find_libtvm_ffi_testing())
 
     from . import (
         core,  # noqa: F401 - the compiled core, reachable as tvm_ffi.core

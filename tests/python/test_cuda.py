@@ -300,6 +300,35 @@ def test_cupy_round_trip_shares_memory(cupy) -> None:
     assert float(x[2]) == 7.0
 
 
+class StreamRecorder:
+    """Hands out an array through ``__dlpack__``, recording the stream the consumer asks for."""
+
+    def __init__(self, array) -> None:
+        self.array = array
+        self.streams: list = []
+
+    def __dlpack_device__(self):
+        return self.array.__dlpack_device__()
+
+    def __dlpack__(self, stream=None, **kwargs):
+        self.streams.append(stream)
+        return self.array.__dlpack__(stream=stream, **kwargs)
+
+
+def test_cupy_work_is_ordered_before_the_call_stream(torch, cupy, kernels) -> None:
+    n = 1 << 22
+    x = cupy.arange(n, dtype=cupy.float32)  # queued on CuPy's stream, maybe still running
+    producer = StreamRecorder(x)
+    y = torch.empty(n, device="cuda")
+    side = torch.cuda.Stream()  # not ordered with CuPy's stream unless the producer does it
+    side.wait_stream(torch.cuda.current_stream())
+    with tvm_ffi.use_torch_stream(torch.cuda.stream(side)):
+        kernels.add_one(producer, y)
+    side.synchronize()
+    assert producer.streams == [side.cuda_stream]
+    assert torch.equal(y, torch.arange(n, dtype=torch.float32, device="cuda") + 1)
+
+
 def test_cupy_stream_as_argument(cupy) -> None:
     stream = cupy.cuda.Stream()
     assert ECHO(stream).value == stream.ptr

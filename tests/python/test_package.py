@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
 import re
 import shutil
@@ -42,6 +43,15 @@ def test_version_tuple_matches_version() -> None:
 
 def test_library_is_loaded_from_package() -> None:
     assert Path(tvm_ffi.LIB._name).resolve() == Path(libinfo.find_libtvm_ffi()).resolve()
+
+
+def test_only_the_runtime_enters_the_global_symbol_namespace() -> None:
+    # Libraries loaded later resolve TVMFFI* through the global namespace; the testing
+    # library's exports (C++ template instances among them) must not shadow theirs.
+    process = ctypes.CDLL(None)
+    assert hasattr(process, "TVMFFIFunctionCall")
+    assert not hasattr(process, "__tvm_ffi_testing_dll_schema_id_int")
+    assert hasattr(tvm_ffi._LIB_TESTING, "__tvm_ffi_testing_dll_schema_id_int")
 
 
 def test_config_libfiles_points_to_existing_file(config_script: str) -> None:

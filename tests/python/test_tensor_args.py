@@ -264,6 +264,71 @@ def test_env_stream_from_dlpack_producer() -> None:
         core._env_set_stream(KDLCUDA, 0, previous)
 
 
+class RecordingProducer:
+    """A __dlpack__ producer of GPU (or CPU) memory that records the stream it is asked for."""
+
+    def __init__(self, device_type: int = KDLCUDA, takes_max_version: bool = True) -> None:
+        self.device_type = device_type
+        self.takes_max_version = takes_max_version
+        self.streams: list = []
+        self.keep: list = []
+
+    def __dlpack__(self, stream=None, **kwargs):
+        if kwargs and not self.takes_max_version:
+            raise TypeError("unexpected keyword argument 'max_version'")
+        self.streams.append(stream)
+        if self.device_type == 1:
+            return np.zeros(1).__dlpack__()
+        return _fake_cuda_capsule(self.keep)
+
+    def __dlpack_device__(self):
+        return (self.device_type, 0)
+
+
+CUDA0 = tvm_ffi.device("cuda", 0)
+
+
+def test_cuda_producer_gets_the_legacy_default_stream() -> None:
+    producer = RecordingProducer()
+    ECHO(producer)
+    tvm_ffi.from_dlpack(producer)
+    assert producer.streams == [1, 1]  # DLPack: 1 is CUDA's legacy default stream
+
+
+def test_cuda_producer_gets_the_current_stream() -> None:
+    producer = RecordingProducer()
+    with tvm_ffi.use_raw_stream(CUDA0, 0x1234):
+        ECHO(producer)
+        tvm_ffi.from_dlpack(producer)
+    assert producer.streams == [0x1234, 0x1234]
+
+
+def test_cuda_producer_gets_the_stream_an_earlier_argument_chose() -> None:
+    producer = RecordingProducer()
+    NOP(FakeCudaTensor(0xABC), producer)
+    assert producer.streams == [0xABC]
+
+
+def test_rocm_producer_gets_stream_zero_for_the_default() -> None:
+    producer = RecordingProducer(device_type=10)
+    ECHO(producer)
+    assert producer.streams == [0]
+
+
+def test_cpu_producer_gets_no_stream() -> None:
+    producer = RecordingProducer(device_type=1)
+    with tvm_ffi.use_raw_stream(CUDA0, 0x1234):
+        ECHO(producer)
+    assert producer.streams == [None]
+
+
+def test_gpu_producer_without_max_version_still_gets_the_stream() -> None:
+    producer = RecordingProducer(takes_max_version=False)
+    with tvm_ffi.use_raw_stream(CUDA0, 0x99):
+        assert isinstance(ECHO(producer), tvm_ffi.Tensor)
+    assert producer.streams == [0x99]
+
+
 def test_framework_allocator_installed_during_call() -> None:
     torch = _torch()
     get_allocator = tvm_ffi.LIB.TVMFFIEnvGetDLPackManagedTensorAllocator

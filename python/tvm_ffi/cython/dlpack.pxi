@@ -13,6 +13,8 @@ from cpython.pycapsule cimport (
 cdef extern from "dlpack/dlpack.h":
     enum:
         kDLCPU
+        kDLCUDA
+        kDLROCM
         kDLComplex
         DLPACK_MAJOR_VERSION
         DLPACK_MINOR_VERSION

@@ -101,8 +101,43 @@ cdef int raise_bad_capsule(object capsule) except -1:
                      f"got '{text}'")
 
 
+cdef object consumer_stream_of(object value):
+    """DLPack's ``stream`` argument for ``value.__dlpack__``: the stream the data will be used
+    on, so that the producer orders its pending work before it. None (no stream) for memory
+    other than CUDA and ROCm; for CUDA, 1 stands for the legacy default stream (0 is not
+    allowed there)."""
+    get_device = getattr(type(value), "__dlpack_device__", None)
+    if get_device is None:
+        return None
+    device_type, device_id = get_device(value)
+    if device_type != kDLCUDA and device_type != kDLROCM:
+        return None
+    cdef TVMFFIPyCallContext* ctx = TVMFFIPyCurrentCallContext()
+    cdef void* stream
+    if (ctx != NULL and ctx.has_stream and ctx.stream_device.device_type == device_type
+            and ctx.stream_device.device_id == device_id):
+        stream = ctx.stream  # a framework argument already chose the call's stream
+    else:
+        stream = TVMFFIEnvGetStream(device_type, device_id)
+    if stream == NULL and device_type == kDLCUDA:
+        return 1
+    return <uint64_t>stream
+
+
+cdef object call_dlpack_on_stream(object value, object stream):
+    """``value.__dlpack__(stream=...)``, versioned when the producer takes ``max_version``."""
+    try:
+        return value.__dlpack__(stream=stream, max_version=_MAX_VERSION)
+    except TypeError:
+        return value.__dlpack__(stream=stream)
+
+
 cdef object call_dlpack(object value):
-    """``value.__dlpack__()``, asking for the versioned protocol when the producer takes it."""
+    """``value.__dlpack__()``, asking for the versioned protocol when the producer takes it,
+    and passing the consumer's stream for GPU memory."""
+    stream = consumer_stream_of(value)
+    if stream is not None:
+        return call_dlpack_on_stream(value, stream)
     cls = type(value)
     accepts = _ACCEPTS_MAX_VERSION.get(cls)
     if accepts is not False:
