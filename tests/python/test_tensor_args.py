@@ -329,6 +329,38 @@ def test_gpu_producer_without_max_version_still_gets_the_stream() -> None:
     assert producer.streams == [0x99]
 
 
+class NoStreamProducer:
+    """A CUDA producer from before DLPack's stream argument."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.keep: list = []
+
+    def __dlpack__(self):
+        self.calls += 1
+        return _fake_cuda_capsule(self.keep)
+
+    def __dlpack_device__(self):
+        return (KDLCUDA, 0)
+
+
+def test_gpu_producer_without_stream_argument_still_works() -> None:
+    producer = NoStreamProducer()
+    for _ in range(3):
+        assert isinstance(ECHO(producer), tvm_ffi.Tensor)
+    assert producer.calls == 3
+
+
+def test_producer_with_a_malformed_device_gets_no_stream() -> None:
+    class OddDevice(RecordingProducer):
+        def __dlpack_device__(self):
+            return "cuda"
+
+    producer = OddDevice()
+    assert isinstance(ECHO(producer), tvm_ffi.Tensor)
+    assert producer.streams == [None]
+
+
 def test_framework_allocator_installed_during_call() -> None:
     torch = _torch()
     get_allocator = tvm_ffi.LIB.TVMFFIEnvGetDLPackManagedTensorAllocator

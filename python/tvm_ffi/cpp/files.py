@@ -42,6 +42,7 @@ def build(
 
     The compiler is chosen by extension: ``.c`` -> ``$CC``, ``.cc``/``.cpp``/``.cxx`` ->
     ``$CXX``, ``.cu`` -> nvcc (or hipcc), and ``.o``/``.obj`` files are linked as they are.
+    nvcc targets the GPUs as described for :func:`tvm_ffi.cpp.build_inline`.
     Exporting functions is up to the sources (``TVM_FFI_DLL_EXPORT_TYPED_FUNC``). ninja
     rebuilds only what changed, headers included, in ``build_directory`` or in
     ``$TVM_FFI_CACHE_DIR/<name>_<hash>``.

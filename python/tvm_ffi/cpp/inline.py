@@ -65,7 +65,10 @@ def build_inline(
     cpp_sources : str or list of str, optional
         C++ source code, compiled with ``$CXX`` and ``-std=c++17 -fPIC -O2``.
     cuda_sources : str or list of str, optional
-        CUDA (or HIP) source code, compiled with nvcc (or hipcc).
+        CUDA (or HIP) source code, compiled with nvcc (or hipcc). nvcc builds for the
+        compute capabilities in ``$TVM_FFI_CUDA_ARCH_LIST`` (e.g. ``"8.0 9.0a"``), else for
+        the GPUs ``nvidia-smi`` lists, unless ``extra_cuda_cflags`` name targets
+        (``-arch``/``-gencode``).
     functions : str, list of str or dict of str to str, optional
         The functions to export: a name, a list of names, or a mapping name -> docstring.
     extra_cflags, extra_cuda_cflags, extra_ldflags : list of str, optional

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import __version__, libinfo
-from . import cache, ninja_build, toolchain
+from . import cache, cuda_arch, ninja_build, toolchain
 from .ninja_build import CompileStep
 
 _NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -123,8 +123,9 @@ def _tools(steps: Sequence[CompileStep], options: BuildOptions) -> dict[str, lis
         tools["cflags"] = ["-fPIC", "-O2", *includes, *options.extra_cflags]
     if gpu is not None:
         tools["gpucc"] = [gpu.compiler]
-        flags = [*gpu.compile_flags, "-std=c++17", "-O2", *includes, *options.extra_cuda_cflags]
-        tools["gpuflags"] = flags
+        targets = cuda_arch.arch_flags(options.extra_cuda_cflags) if gpu.backend == "cuda" else []
+        flags = [*gpu.compile_flags, *targets, "-std=c++17", "-O2", *includes]
+        tools["gpuflags"] = [*flags, *options.extra_cuda_cflags]
     return tools
 
 

@@ -6,6 +6,8 @@ cdef bint _SKIP_EXCHANGE_API = os.environ.get("TVM_FFI_SKIP_DLPACK_C_EXCHANGE_AP
 cdef dict _EXCHANGE_API_CACHE = {}
 # Python type -> whether its __dlpack__ accepts max_version (the versioned protocol).
 cdef dict _ACCEPTS_MAX_VERSION = {}
+# Python type -> True when its __dlpack__ takes no stream argument.
+cdef dict _REFUSES_STREAM = {}
 cdef tuple _MAX_VERSION = (DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION)
 cdef str _DLPACK_METHOD = "__dlpack__"
 cdef tuple _MAX_VERSION_KWNAMES = ("max_version",)
@@ -107,9 +109,12 @@ cdef object consumer_stream_of(object value):
     other than CUDA and ROCm; for CUDA, 1 stands for the legacy default stream (0 is not
     allowed there)."""
     get_device = getattr(type(value), "__dlpack_device__", None)
-    if get_device is None:
+    if get_device is None or _REFUSES_STREAM.get(type(value)) is True:
         return None
-    device_type, device_id = get_device(value)
+    try:
+        device_type, device_id = get_device(value)
+    except (TypeError, ValueError):
+        return None  # no usable device to order on; the capsule still carries its own
     if device_type != kDLCUDA and device_type != kDLROCM:
         return None
     cdef TVMFFIPyCallContext* ctx = TVMFFIPyCurrentCallContext()
@@ -135,10 +140,13 @@ cdef object call_dlpack_on_stream(object value, object stream):
 cdef object call_dlpack(object value):
     """``value.__dlpack__()``, asking for the versioned protocol when the producer takes it,
     and passing the consumer's stream for GPU memory."""
+    cls = type(value)
     stream = consumer_stream_of(value)
     if stream is not None:
-        return call_dlpack_on_stream(value, stream)
-    cls = type(value)
+        try:
+            return call_dlpack_on_stream(value, stream)
+        except TypeError:
+            _REFUSES_STREAM[cls] = True  # a producer from before the stream argument
     accepts = _ACCEPTS_MAX_VERSION.get(cls)
     if accepts is not False:
         try:
