@@ -103,6 +103,7 @@ if not _is_config_mode():
         Shape,
         Tensor,
         convert,
+        convert_func,
         device,
         from_dlpack,
     )
@@ -137,6 +138,7 @@ __all__: list[str] = [
     "__version__",
     "__version_tuple__",
     "convert",
+    "convert_func",
     "cpp",
     "device",
     "dtype",

@@ -125,6 +125,60 @@ def test_python_callback_receives_tensor() -> None:
     assert seen[-1][0] is tvm_ffi.Tensor
 
 
+def test_convert_func_hands_tensors_over_as_framework_tensors() -> None:
+    torch = _torch()
+    seen = []
+
+    def callback(*args):
+        seen.append([(type(arg), getattr(arg, "data_ptr", lambda: None)()) for arg in args])
+        return args[0]
+
+    func = tvm_ffi.convert_func(callback, tensor_cls=torch.Tensor)
+    source, array = torch.arange(4.0), np.arange(3.0)
+    result = APPLY(func, source, array, 7, "text")
+    assert seen == [
+        [
+            (torch.Tensor, source.data_ptr()),
+            (torch.Tensor, array.ctypes.data),
+            (int, None),
+            (str, None),
+        ]
+    ]
+    assert type(result) is torch.Tensor and result.data_ptr() == source.data_ptr()
+    native = tvm_ffi.get_global_func("testing.tensor_empty_cpu")((2,), tvm_ffi.float32)
+    APPLY(func, native)  # a natively made tensor reaches the callback as torch's too
+    assert seen[-1] == [(torch.Tensor, native.data_ptr())]
+
+
+def test_convert_func_without_tensor_cls_is_convert() -> None:
+    seen = []
+    func = tvm_ffi.convert_func(lambda t: seen.append(type(t)))
+    APPLY(func, np.zeros(2))
+    assert seen == [tvm_ffi.Tensor]
+
+
+def test_convert_func_keeps_callback_errors_and_references() -> None:
+    torch = _torch()
+
+    def fail(tensor):
+        raise KeyError("in callback")
+
+    with pytest.raises(KeyError, match="in callback"):
+        APPLY(tvm_ffi.convert_func(fail, tensor_cls=torch.Tensor), torch.zeros(1))
+    identity = tvm_ffi.convert_func(lambda t: t, tensor_cls=torch.Tensor)
+    assert_refcount_stable(torch.zeros(3), lambda t: APPLY(identity, t))
+
+
+def test_convert_func_rejects_bad_arguments() -> None:
+    torch = _torch()
+    with pytest.raises(TypeError, match="__dlpack_c_exchange_api__"):
+        tvm_ffi.convert_func(lambda t: t, tensor_cls=np.ndarray)
+    with pytest.raises(TypeError, match="tensor_cls must be a class"):
+        tvm_ffi.convert_func(lambda t: t, tensor_cls=torch.zeros(1))
+    with pytest.raises(TypeError, match="expects a callable"):
+        tvm_ffi.convert_func(42, tensor_cls=torch.Tensor)
+
+
 class DLTensorStruct(ctypes.Structure):
     _fields_ = [
         ("data", ctypes.c_void_p),

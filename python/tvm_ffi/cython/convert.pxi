@@ -284,7 +284,7 @@ cdef int set_container(TVMFFIAny* out, object value, TVMFFIObjectHandle* temp) e
 
 
 cdef int set_callable(TVMFFIAny* out, object value, TVMFFIObjectHandle* temp) except -1:
-    return set_owned(out, make_callback_handle(value), temp)
+    return set_owned(out, make_callback_handle(value, py_callback_safe_call), temp)
 
 
 cdef int set_opaque(TVMFFIAny* out, object value, TVMFFIObjectHandle* temp) except -1:

@@ -178,30 +178,62 @@ cdef int store_owned_result(TVMFFIAny* view, TVMFFIObjectHandle* temp,
     return 0
 
 
+cdef inline int store_callback_result(object value, TVMFFIAny* result) except -2:
+    """Converts a callback's return value into the owning result cell; returns its status."""
+    cdef TVMFFIAny view
+    cdef TVMFFIObjectHandle temp = NULL
+    try:
+        convert_arg(value, &view, &temp)
+        return store_owned_result(&view, &temp, result)
+    finally:
+        if temp != NULL:
+            TVMFFIObjectDecRef(temp)
+
+
 cdef int py_callback_safe_call(void* self, const TVMFFIAny* args, int32_t num_args,
                                TVMFFIAny* result) noexcept with gil:
     """Calls the Python callable `self`; a Python exception becomes the raised FFI error."""
-    cdef TVMFFIAny view
-    cdef TVMFFIObjectHandle temp = NULL
-    cdef int ret = -1
     try:
-        value = call_with_cells(<object>self, args, num_args)
-        convert_arg(value, &view, &temp)
-        ret = store_owned_result(&view, &temp, result)
+        return store_callback_result(call_with_cells(<object>self, args, num_args), result)
     except BaseException as exc:  # noqa: BLE001 - every exception crosses as an FFI error
         set_raised_from_exception(exc)
-    if temp != NULL:
-        TVMFFIObjectDecRef(temp)
-    return ret
+        return -1
 
 
-cdef TVMFFIObjectHandle make_callback_handle(object pyfunc) except NULL:
-    """A new Function handle that calls pyfunc (holding a strong reference to it)."""
+cdef class _FrameworkTensorCallback:
+    """A Python callable whose tensor arguments are handed over as one framework's tensors."""
+
+    cdef object pyfunc
+    cdef const DLPackExchangeAPI* api
+
+    cdef object arg_value(self, const TVMFFIAny* cell):
+        cdef TVMFFIObjectHandle handle
+        if cell.type_index != kTVMFFITensor:
+            return make_arg_view_value(cell)
+        handle = TVMFFIPyCellObject(cell)
+        TVMFFIObjectIncRef(handle)  # tensor_to_framework takes a reference
+        return tensor_to_framework(handle, self.api)
+
+
+cdef int framework_callback_safe_call(void* self, const TVMFFIAny* args, int32_t num_args,
+                                      TVMFFIAny* result) noexcept with gil:
+    """py_callback_safe_call for a _FrameworkTensorCallback."""
+    cdef _FrameworkTensorCallback callback = <_FrameworkTensorCallback>self
+    try:
+        values = [callback.arg_value(&args[i]) for i in range(num_args)]
+        return store_callback_result(callback.pyfunc(*values), result)
+    except BaseException as exc:  # noqa: BLE001 - every exception crosses as an FFI error
+        set_raised_from_exception(exc)
+        return -1
+
+
+cdef TVMFFIObjectHandle make_callback_handle(object owner,
+                                             TVMFFISafeCallType safe_call) except NULL:
+    """A new Function handle running safe_call on owner (holding a strong reference to it)."""
     cdef TVMFFIObjectHandle handle = NULL
-    Py_INCREF(pyfunc)
-    if TVMFFIFunctionCreate(<void*>pyfunc, py_callback_safe_call, py_decref_deleter,
-                            &handle) != 0:
-        Py_DECREF(pyfunc)
+    Py_INCREF(owner)
+    if TVMFFIFunctionCreate(<void*>owner, safe_call, py_decref_deleter, &handle) != 0:
+        Py_DECREF(owner)
         CHECK_CALL(-1)
     return handle
 
@@ -212,7 +244,32 @@ def _convert_to_function(pyfunc) -> Function:
         return pyfunc
     if not callable(pyfunc):
         raise TypeError(f"expected a callable, got '{type(pyfunc).__name__}'")
-    return make_object_from_handle(make_callback_handle(pyfunc))
+    return make_object_from_handle(make_callback_handle(pyfunc, py_callback_safe_call))
+
+
+def convert_func(pyfunc, tensor_cls=None) -> Function:
+    """Wrap the Python callable ``pyfunc`` as a :class:`Function` (spec 2.6).
+
+    With ``tensor_cls``, a tensor class publishing ``__dlpack_c_exchange_api__`` (such as
+    ``torch.Tensor``), tensor arguments from native callers reach ``pyfunc`` as tensors of
+    that framework, sharing memory, instead of :class:`Tensor`.
+    """
+    if tensor_cls is None:
+        return _convert_to_function(pyfunc)
+    if not callable(pyfunc):
+        raise TypeError(f"convert_func expects a callable, got '{type(pyfunc).__name__}'")
+    if not isinstance(tensor_cls, type):
+        raise TypeError(f"convert_func: tensor_cls must be a class, got "
+                        f"'{type(tensor_cls).__name__}'")
+    cdef const DLPackExchangeAPI* api = exchange_api_of_type(<type>tensor_cls)
+    if api == NULL:
+        raise TypeError(f"convert_func: tensor_cls '{tensor_cls.__name__}' has no usable "
+                        "__dlpack_c_exchange_api__")
+    cdef _FrameworkTensorCallback callback = _FrameworkTensorCallback.__new__(
+        _FrameworkTensorCallback)
+    callback.pyfunc = pyfunc
+    callback.api = api
+    return make_object_from_handle(make_callback_handle(callback, framework_callback_safe_call))
 
 
 # ------------------------------------------------------------------------------------------
