@@ -274,6 +274,21 @@ def test_cuda_memory_is_freed_once_tensors_are_dropped(torch) -> None:
     assert torch.cuda.memory_allocated() == base
 
 
+def test_convert_func_callback_receives_torch_cuda_tensors(torch, kernels) -> None:
+    x = torch.arange(8, dtype=torch.float32, device="cuda")
+    seen = []
+
+    def callback(tensor):
+        seen.append((type(tensor), tensor.device, tensor.data_ptr()))
+        return kernels.plus_one(tensor)  # a torch call inside the callback
+
+    func = tvm_ffi.convert_func(callback, tensor_cls=torch.Tensor)
+    result = tvm_ffi.get_global_func("testing.apply")(func, x)
+    assert seen == [(torch.Tensor, x.device, x.data_ptr())]
+    assert type(result) is torch.Tensor
+    assert torch.equal(result, x + 1)
+
+
 def test_torch_stream_object_as_argument(torch) -> None:
     side = torch.cuda.Stream()
     if not hasattr(type(side), "__cuda_stream__"):
