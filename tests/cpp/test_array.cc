@@ -188,4 +188,31 @@ TEST(Array, GlobalFunctions) {
   EXPECT_EQ(make().cast<Array<Any>>().size(), 0u);
 }
 
+TEST(ArrayLifetime, MillionDeepNestingIsFreedWithoutRecursion) {
+  Any chain = Array<Any>();
+  for (int i = 0; i < 1000000; ++i) {
+    if (i % 2 == 0) {
+      chain = Array<Any>{std::move(chain)};
+    } else {
+      chain = List<Any>{1, std::move(chain)};
+    }
+  }
+  chain = nullptr;  // one recursion level per nesting would overflow the stack here
+  EXPECT_EQ(chain.type_index(), kTVMFFINone);
+}
+
+TEST(ArrayLifetime, NestedSequencesReleaseWhatTheyHoldOnce) {
+  Function payload = Function::FromTyped([]() { return 1; });
+  Array<Any> shared{payload};
+  {
+    Array<Any> outer{Array<Any>{List<Any>{payload, shared}}, shared, Array<Any>{}};
+    EXPECT_EQ(payload.use_count(), 3);
+    EXPECT_EQ(shared.use_count(), 3);
+  }
+  EXPECT_EQ(shared.use_count(), 1);  // shared elsewhere: released, not emptied
+  ASSERT_EQ(shared.size(), 1u);
+  EXPECT_TRUE(shared[0].cast<Function>().same_as(payload));
+  EXPECT_EQ(payload.use_count(), 2);  // payload and shared[0]
+}
+
 }  // namespace

@@ -486,3 +486,18 @@ def test_unhashable_keys_are_rejected_like_dict(key: object) -> None:
     with pytest.raises(TypeError, match="unhashable"):
         key in m  # noqa: B015
     assert len(d) == 1
+
+
+DEEP_NESTING = """
+import tvm_ffi
+chain = tvm_ffi.Array([])
+for i in range(1_000_000):
+    chain = tvm_ffi.List([chain]) if i % 2 else tvm_ffi.Array([chain, i])
+del chain
+print("freed")
+"""
+
+
+def test_million_deep_nesting_is_freed(run_python) -> None:
+    # In a child process: freeing one level per native stack frame would crash it.
+    assert run_python("-c", DEEP_NESTING).stdout == "freed\n"
