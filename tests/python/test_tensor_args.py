@@ -321,15 +321,12 @@ def test_env_stream_from_dlpack_producer() -> None:
 class RecordingProducer:
     """A __dlpack__ producer of GPU (or CPU) memory that records the stream it is asked for."""
 
-    def __init__(self, device_type: int = KDLCUDA, takes_max_version: bool = True) -> None:
+    def __init__(self, device_type: int = KDLCUDA) -> None:
         self.device_type = device_type
-        self.takes_max_version = takes_max_version
         self.streams: list = []
         self.keep: list = []
 
-    def __dlpack__(self, stream=None, **kwargs):
-        if kwargs and not self.takes_max_version:
-            raise TypeError("unexpected keyword argument 'max_version'")
+    def __dlpack__(self, stream=None, max_version=None):
         self.streams.append(stream)
         if self.device_type == 1:
             return np.zeros(1).__dlpack__()
@@ -376,11 +373,25 @@ def test_cpu_producer_gets_no_stream() -> None:
     assert producer.streams == [None]
 
 
+class NoMaxVersionProducer(RecordingProducer):
+    """A GPU producer from before DLPack 1.0: a stream argument but no max_version."""
+
+    refused = 0
+
+    def __dlpack__(self, stream=None, **kwargs):
+        if kwargs:
+            type(self).refused += 1
+            raise TypeError("unexpected keyword argument 'max_version'")
+        return super().__dlpack__(stream)
+
+
 def test_gpu_producer_without_max_version_still_gets_the_stream() -> None:
-    producer = RecordingProducer(takes_max_version=False)
+    producer = NoMaxVersionProducer()
     with tvm_ffi.use_raw_stream(CUDA0, 0x99):
-        assert isinstance(ECHO(producer), tvm_ffi.Tensor)
-    assert producer.streams == [0x99]
+        for _ in range(3):
+            assert isinstance(ECHO(producer), tvm_ffi.Tensor)
+    assert producer.streams == [0x99] * 3
+    assert NoMaxVersionProducer.refused == 1  # asked once per class, then remembered
 
 
 class NoStreamProducer:

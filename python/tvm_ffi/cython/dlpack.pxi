@@ -88,7 +88,7 @@ cdef extern from "tvm_ffi_python_dlpack.h":
     DLTensor* TVMFFIPyTensorCell(TVMFFIObjectHandle handle) nogil
     int TVMFFIPyTensorToCapsule(TVMFFIObjectHandle handle, int versioned, PyObject** out)
     object TVMFFIPyCallDLPackVersioned(object obj, object method_name, object kwnames,
-                                       object version)
+                                       object version, object stream)
     int TVMFFIPyTensorViewOfBorrowed(const DLTensor* tensor, TVMFFIObjectHandle* out) nogil
     TVMFFIPyCallContext* TVMFFIPySwapCallContext(TVMFFIPyCallContext* ctx) nogil
     TVMFFIPyCallContext* TVMFFIPyCurrentCallContext() nogil

@@ -11,6 +11,7 @@ cdef dict _REFUSES_STREAM = {}
 cdef tuple _MAX_VERSION = (DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION)
 cdef str _DLPACK_METHOD = "__dlpack__"
 cdef tuple _MAX_VERSION_KWNAMES = ("max_version",)
+cdef tuple _MAX_VERSION_STREAM_KWNAMES = ("max_version", "stream")
 
 
 cdef uint64_t exchange_api_address(object attr) except? 0:
@@ -129,29 +130,28 @@ cdef object consumer_stream_of(object value):
     return <uint64_t>stream
 
 
-cdef object call_dlpack_on_stream(object value, object stream):
-    """``value.__dlpack__(stream=...)``, versioned when the producer takes ``max_version``."""
-    try:
-        return value.__dlpack__(stream=stream, max_version=_MAX_VERSION)
-    except TypeError:
-        return value.__dlpack__(stream=stream)
-
-
 cdef object call_dlpack(object value):
-    """``value.__dlpack__()``, asking for the versioned protocol when the producer takes it,
-    and passing the consumer's stream for GPU memory."""
-    cls = type(value)
+    """``value.__dlpack__()``, versioned when the producer takes ``max_version``, and with the
+    consumer's stream for GPU memory unless the producer predates the ``stream`` argument."""
     stream = consumer_stream_of(value)
     if stream is not None:
         try:
-            return call_dlpack_on_stream(value, stream)
+            return call_dlpack_with(value, stream)
         except TypeError:
-            _REFUSES_STREAM[cls] = True  # a producer from before the stream argument
+            _REFUSES_STREAM[type(value)] = True
+    return call_dlpack_with(value, None)
+
+
+cdef object call_dlpack_with(object value, object stream):
+    """``value.__dlpack__`` with ``stream`` (None: not passed), asking for ``max_version``
+    first and remembering per class whether the producer takes it."""
+    cls = type(value)
     accepts = _ACCEPTS_MAX_VERSION.get(cls)
     if accepts is not False:
+        kwnames = _MAX_VERSION_KWNAMES if stream is None else _MAX_VERSION_STREAM_KWNAMES
         try:
-            capsule = TVMFFIPyCallDLPackVersioned(value, _DLPACK_METHOD, _MAX_VERSION_KWNAMES,
-                                                  _MAX_VERSION)
+            capsule = TVMFFIPyCallDLPackVersioned(value, _DLPACK_METHOD, kwnames, _MAX_VERSION,
+                                                  stream)
             if accepts is None:
                 _ACCEPTS_MAX_VERSION[cls] = True
             return capsule
@@ -159,7 +159,7 @@ cdef object call_dlpack(object value):
             if accepts is True:
                 raise
             _ACCEPTS_MAX_VERSION[cls] = False
-    return value.__dlpack__()
+    return value.__dlpack__() if stream is None else value.__dlpack__(stream=stream)
 
 
 cdef TVMFFIObjectHandle dlpack_to_handle(object value, int32_t alignment,

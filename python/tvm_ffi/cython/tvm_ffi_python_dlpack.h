@@ -77,10 +77,12 @@ static inline int TVMFFIPyTensorViewOfBorrowed(const DLTensor* tensor, TVMFFIObj
   return ret;
 }
 
-/* obj.__dlpack__(max_version=version) through vectorcall (no keyword dictionary). */
+/* obj.__dlpack__(max_version=version[, stream=stream]) through vectorcall (no keyword
+   dictionary); kwnames is ("max_version",) or ("max_version", "stream"). */
 static inline PyObject* TVMFFIPyCallDLPackVersioned(PyObject* obj, PyObject* method_name,
-                                                    PyObject* kwnames, PyObject* version) {
-  PyObject* args[2] = {obj, version};
+                                                    PyObject* kwnames, PyObject* version,
+                                                    PyObject* stream) {
+  PyObject* args[3] = {obj, version, stream};
   return PyObject_VectorcallMethod(method_name, args, 1, kwnames);
 }
 

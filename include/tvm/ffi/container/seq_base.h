@@ -142,31 +142,27 @@ class SeqBaseObj : public Object, public TVMFFISeqCell {
   /// pops it empty, so the inline cells are raw storage that never needs destroying.
   class PendingSequences {
    public:
-    bool empty() const { return count_ == 0; }
-    /// Takes `*value`; false (and `*value` untouched) when out of memory.
-    bool Push(Any* value) {
-      if (count_ < kInline) {
-        new (InlineCell(count_++)) Any(std::move(*value));
-        return true;
+    bool empty() const { return num_inline_ == 0; }
+    /// Takes `*value`; out of memory, leaves it untouched.
+    void Push(Any* value) {
+      if (num_inline_ < kInline) {
+        new (InlineCell(num_inline_++)) Any(std::move(*value));
+        return;
       }
       try {
         spill_.push_back(std::move(*value));
       } catch (...) {
-        return false;
       }
-      ++count_;
-      return true;
     }
     Any Pop() {
-      --count_;
-      if (spill_.empty()) {
-        Any* cell = InlineCell(count_);
-        Any value = std::move(*cell);
-        cell->Any::~Any();
+      if (!spill_.empty()) {
+        Any value = std::move(spill_.back());
+        spill_.pop_back();
         return value;
       }
-      Any value = std::move(spill_.back());
-      spill_.pop_back();
+      Any* cell = InlineCell(--num_inline_);
+      Any value = std::move(*cell);
+      cell->Any::~Any();
       return value;
     }
 
@@ -174,8 +170,8 @@ class SeqBaseObj : public Object, public TVMFFISeqCell {
     static constexpr int64_t kInline = 4;
     Any* InlineCell(int64_t i) { return reinterpret_cast<Any*>(inline_) + i; }
     alignas(Any) unsigned char inline_[kInline * sizeof(Any)];
-    int64_t count_ = 0;
-    std::vector<Any> spill_;
+    int64_t num_inline_ = 0;
+    std::vector<Any> spill_;  // used only while the inline cells are full
   };
 
   /// Releases the elements of `seq`, last first, moving the sequences held only there to
