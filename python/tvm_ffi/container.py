@@ -201,6 +201,21 @@ class List(_SequenceBase, MutableSequence):
         _LIST_REVERSE(self)
 
 
+class _ItemsView(ItemsView):
+    """Items of a Map or Dict read in one native pass (no lookup, so no hashing, per key)."""
+
+    def __iter__(self) -> Iterator[tuple[Any, Any]]:
+        return self._mapping._entries()
+
+
+class _ValuesView(ValuesView):
+    """Values of a Map or Dict read in one native pass."""
+
+    def __iter__(self) -> Iterator[Any]:
+        for _, value in self._mapping._entries():
+            yield value
+
+
 class _MappingBase(core.CContainerBase, Object, Mapping):
     """Shared read protocol of Map and Dict."""
 
@@ -237,11 +252,11 @@ class _MappingBase(core.CContainerBase, Object, Mapping):
 
     def values(self) -> ValuesView[Any]:
         """Return a view of the values, in insertion order."""
-        return ValuesView(self)
+        return _ValuesView(self)
 
     def items(self) -> ItemsView[Any, Any]:
         """Return a view of the (key, value) pairs, in insertion order."""
-        return ItemsView(self)
+        return _ItemsView(self)
 
     def get(self, key: Any, default: Any = None) -> Any:
         """Return the value of ``key``, or ``default`` when it is missing."""

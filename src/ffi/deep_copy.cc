@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include "stack_guard.h"
+
 namespace tvm {
 namespace ffi {
 namespace {
@@ -31,6 +33,7 @@ class DeepCopier {
     ObjectRef obj = value.cast<ObjectRef>();
     const Object* src = obj.get();
     if (src == nullptr) return value;
+    CheckStackRoom("deep-copying a value");
     auto it = memo_.find(src);
     if (it != memo_.end()) return it->second;
     switch (src->type_index()) {

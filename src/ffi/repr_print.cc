@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include "stack_guard.h"
+
 namespace tvm {
 namespace ffi {
 namespace {
@@ -128,6 +130,7 @@ class ReprPrinter {
   std::string Print(const AnyView& value) {
     const TVMFFIAny cell = value.CopyToTVMFFIAny();
     if (cell.type_index < kTVMFFIStaticObjectBegin) return PrintPOD(cell);
+    CheckStackRoom("printing a value");
     const Object* obj = details::ObjectUnsafe::FromHandle(cell.v_obj);
     if (std::find(active_.begin(), active_.end(), obj) != active_.end()) return "...";
     active_.push_back(obj);

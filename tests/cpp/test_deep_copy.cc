@@ -13,6 +13,8 @@
 
 #include <string>
 
+#include "test_utils.h"
+
 namespace tvm_ffi_deep_copy_test {
 
 using namespace tvm::ffi;  // NOLINT(*)
@@ -141,6 +143,19 @@ TEST(DeepCopy, SharedSubObjectCopiedOnce) {
 TEST(DeepCopy, ObjectWithoutCreatorShared) {
   Any pair = refl::GetMethod("testing.TestIntPair", "__ffi_init__")(3, 4);
   EXPECT_EQ(Ptr(DeepCopyOf(pair)), Ptr(pair));
+}
+
+TEST(DeepCopy, NestingDeeperThanTheStackIsAnErrorNotACrash) {
+  Any deep = tvm_ffi_test::NestedContainers(1000000);
+  EXPECT_EQ(tvm_ffi_test::ErrorText([&] { DeepCopyOf(deep); }),
+            "RecursionError: maximum nesting depth exceeded while deep-copying a value");
+  Any shallow = tvm_ffi_test::NestedContainers(3);
+  tvm_ffi_test::RunOnThreadWithStack(1 << 20, [&] {
+    Any copy = DeepCopyOf(shallow);
+    EXPECT_NE(Ptr(copy), Ptr(shallow));
+    EXPECT_EQ(tvm_ffi_test::ErrorText([&] { DeepCopyOf(deep); }),
+              "RecursionError: maximum nesting depth exceeded while deep-copying a value");
+  });
 }
 
 }  // namespace tvm_ffi_deep_copy_test

@@ -461,3 +461,42 @@ TEST(MapLayout, ProbeTableMatchesReferenceDistances) {
   for (unsigned k = 0; k < 126; ++k)
     EXPECT_EQ(tvm::ffi::details::kMapProbeTable.dist[k], RefProbe(k));
 }
+
+// ---- freeing nested containers
+
+TEST(MapLifetime, MillionDeepNestingIsFreedWithoutRecursion) {
+  Any chain = Map<Any, Any>();
+  for (int i = 0; i < 1000000; ++i) {
+    switch (i % 4) {
+      case 0:  // small layout, nested as a value
+        chain = Map<Any, Any>{{String("next"), std::move(chain)}};
+        break;
+      case 1:  // dense layout (more than 4 entries)
+        chain = Dict<Any, Any>{{1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, std::move(chain)}};
+        break;
+      case 2:  // nested as a key
+        chain = Map<Any, Any>{{std::move(chain), 0}};
+        break;
+      default:
+        chain = Array<Any>{std::move(chain)};
+    }
+  }
+  chain = nullptr;  // one recursion level per nesting would overflow the stack here
+  EXPECT_EQ(chain.type_index(), kTVMFFINone);
+}
+
+TEST(MapLifetime, NestedMapsReleaseWhatTheyHoldOnce) {
+  Function payload = Function::FromTyped([]() { return 1; });
+  Map<Any, Any> shared{{String("p"), payload}};
+  {
+    Dict<Any, Any> outer{{String("a"), Map<Any, Any>{{payload, shared}}},
+                         {String("b"), shared},
+                         {String("c"), Array<Any>{Dict<Any, Any>{{1, payload}}}}};
+    EXPECT_EQ(payload.use_count(), 4);
+    EXPECT_EQ(shared.use_count(), 3);
+  }
+  EXPECT_EQ(shared.use_count(), 1);  // shared elsewhere: released, not emptied
+  ASSERT_EQ(shared.size(), 1u);
+  EXPECT_TRUE(shared[String("p")].cast<Function>().same_as(payload));
+  EXPECT_EQ(payload.use_count(), 2);  // payload and shared["p"]
+}

@@ -16,6 +16,8 @@
 #include <limits>
 #include <string>
 
+#include "test_utils.h"
+
 namespace tvm_ffi_repr_test {
 
 using namespace tvm::ffi;  // NOLINT(*)
@@ -140,6 +142,19 @@ TEST(Repr, CyclesPrintEllipsis) {
 TEST(Repr, SharedButAcyclicValuesPrintTwice) {
   Array<Any> inner{1};
   EXPECT_EQ(Repr(Array<Any>{inner, inner}), "((1,), (1,))");
+}
+
+TEST(Repr, NestingDeeperThanTheStackIsAnErrorNotACrash) {
+  Any deep = tvm_ffi_test::NestedContainers(1000000);
+  EXPECT_EQ(tvm_ffi_test::ErrorText([&] { Repr(deep); }),
+            "RecursionError: maximum nesting depth exceeded while printing a value");
+  // The limit follows the stack of the thread that prints.
+  Any shallow = tvm_ffi_test::NestedContainers(3);
+  tvm_ffi_test::RunOnThreadWithStack(1 << 20, [&] {
+    EXPECT_EQ(Repr(shallow), "({1: ((),)},)");
+    EXPECT_EQ(tvm_ffi_test::ErrorText([&] { Repr(deep); }),
+              "RecursionError: maximum nesting depth exceeded while printing a value");
+  });
 }
 
 }  // namespace tvm_ffi_repr_test

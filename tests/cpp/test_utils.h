@@ -4,7 +4,11 @@
 #define TVM_FFI_TESTS_CPP_TEST_UTILS_H_
 
 #include <gtest/gtest.h>
+#include <pthread.h>
+#include <tvm/ffi/any.h>
 #include <tvm/ffi/c_api.h>
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/map.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/object.h>
 
@@ -13,6 +17,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace tvm_ffi_test {
 
@@ -87,6 +92,34 @@ inline TVMFFIAny FloatCell(double value) {
   cell.type_index = kTVMFFIFloat;
   cell.v_float64 = value;
   return cell;
+}
+
+/// Runs body on a new thread with a stack of `stack_bytes` and waits for it.
+inline void RunOnThreadWithStack(size_t stack_bytes, std::function<void()> body) {
+  pthread_attr_t attr;
+  ASSERT_EQ(pthread_attr_init(&attr), 0);
+  ASSERT_EQ(pthread_attr_setstacksize(&attr, stack_bytes), 0);
+  pthread_t thread;
+  auto run = [](void* arg) -> void* {
+    (*static_cast<std::function<void()>*>(arg))();
+    return nullptr;
+  };
+  ASSERT_EQ(pthread_create(&thread, &attr, run, &body), 0);
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
+}
+
+/// Arrays and Maps nested `depth` deep, alternating.
+inline tvm::ffi::Any NestedContainers(int depth) {
+  tvm::ffi::Any chain = tvm::ffi::Array<tvm::ffi::Any>();
+  for (int i = 0; i < depth; ++i) {
+    if (i % 2 == 0) {
+      chain = tvm::ffi::Array<tvm::ffi::Any>{std::move(chain)};
+    } else {
+      chain = tvm::ffi::Map<tvm::ffi::Any, tvm::ffi::Any>{{1, std::move(chain)}};
+    }
+  }
+  return chain;
 }
 
 }  // namespace tvm_ffi_test

@@ -490,9 +490,15 @@ def test_unhashable_keys_are_rejected_like_dict(key: object) -> None:
 
 DEEP_NESTING = """
 import tvm_ffi
+kinds = [
+    lambda chain, i: tvm_ffi.Array([chain, i]),
+    lambda chain, i: tvm_ffi.List([chain]),
+    lambda chain, i: tvm_ffi.Map({"next": chain}),
+    lambda chain, i: tvm_ffi.Dict({1: 1, 2: 2, 3: 3, 4: 4, 5: chain}),  # dense layout
+]
 chain = tvm_ffi.Array([])
 for i in range(1_000_000):
-    chain = tvm_ffi.List([chain]) if i % 2 else tvm_ffi.Array([chain, i])
+    chain = kinds[i % len(kinds)](chain, i)
 del chain
 print("freed")
 """
@@ -501,3 +507,60 @@ print("freed")
 def test_million_deep_nesting_is_freed(run_python) -> None:
     # In a child process: freeing one level per native stack frame would crash it.
     assert run_python("-c", DEEP_NESTING).stdout == "freed\n"
+
+
+@pytest.mark.parametrize("kind", [tvm_ffi.Map, tvm_ffi.Dict])
+def test_hash_and_views_of_maps_nested_as_keys_are_linear(kind) -> None:
+    # Reading items() or values() once looked every key up again (hashing it in Python), so
+    # hashing a map with a map key did two nested hashes per level: 2**60 steps here.
+    chain = kind({})
+    for i in range(60):
+        chain = kind({chain: i})
+    assert isinstance(hash(chain), int)
+    ((key, value),) = chain.items()
+    assert value == 59 and key == next(iter(chain))
+    assert list(chain.values()) == [59]
+    assert (key, 59) in chain.items() and (key, 58) not in chain.items()
+
+
+DEEP_WALKS = """
+import copy
+import tvm_ffi
+chain = tvm_ffi.Array([])
+for i in range(200_000):
+    chain = tvm_ffi.Array([chain]) if i % 2 else tvm_ffi.Map({"k": chain})
+print(repr(chain).startswith("ffi.Array(0x"))  # the printer's error falls back to the address
+try:
+    copy.deepcopy(chain)
+except RuntimeError as err:
+    print(err)
+"""
+
+
+def test_native_walks_of_too_deep_values_raise(run_python) -> None:
+    # Printing and deep copy recurse natively; past the thread's stack they raise instead of
+    # crashing (in a child process, so a regression does not take the test run down).
+    lines = run_python("-c", DEEP_WALKS).stdout.splitlines()
+    assert lines == ["True", "maximum nesting depth exceeded while deep-copying a value"]
+
+
+@pytest.mark.parametrize("make", [lambda x: [x], lambda x: (x,), lambda x: {"k": x}])
+def test_converting_too_deep_python_containers_raises_recursion_error(make) -> None:
+    value = 1
+    for _ in range(100_000):
+        value = make(value)
+    with pytest.raises(RecursionError, match="while converting a nested container"):
+        tvm_ffi.convert(value)
+    with pytest.raises(RecursionError):
+        tvm_ffi.get_global_func("testing.echo")(value)
+    shallow = make(make(1))
+    assert tvm_ffi.convert(shallow) == tvm_ffi.convert(make(make(1)))
+
+
+def test_endless_tvm_ffi_value_chain_raises_recursion_error() -> None:
+    class Endless:
+        def __tvm_ffi_value__(self) -> object:
+            return Endless()
+
+    with pytest.raises(RecursionError):
+        tvm_ffi.convert(Endless())

@@ -8,6 +8,13 @@ from cpython.unicode cimport PyUnicode_AsUTF8AndSize
 from libc.string cimport memchr
 
 
+cdef extern from "Python.h":
+    # Python's recursion limit also bounds nested conversion: deep input raises RecursionError
+    # instead of overflowing the C stack. Nonzero (not -1) when the limit is hit.
+    int Py_EnterRecursiveCall(const char* where) noexcept
+    void Py_LeaveRecursiveCall() noexcept
+
+
 # Argument conversion rules, one per Python type (decided by the first value of that type).
 cdef enum ArgRule:
     RULE_NONE
@@ -266,6 +273,15 @@ cdef int set_rvalue_ref(TVMFFIAny* out, ObjectRValueRef ref) except -1:
 
 cdef int set_container(TVMFFIAny* out, object value, TVMFFIObjectHandle* temp) except -1:
     """A new Array (tuple/list) or Map (dict) built natively from the converted items."""
+    if Py_EnterRecursiveCall(" while converting a nested container") != 0:
+        return -1  # RecursionError is set
+    try:
+        return set_container_items(out, value, temp)
+    finally:
+        Py_LeaveRecursiveCall()
+
+
+cdef int set_container_items(TVMFFIAny* out, object value, TVMFFIObjectHandle* temp) except -1:
     if isinstance(value, dict):
         items = []
         for key, item in value.items():
@@ -407,10 +423,13 @@ cdef int convert_temporary_arg(object value, TVMFFIAny* out,
     cdef TVMFFIAny view
     cdef TVMFFIObjectHandle inner = NULL
     TVMFFIPySetNone(&view)
+    if Py_EnterRecursiveCall(" while converting a __tvm_ffi_value__ or asobject() result") != 0:
+        return -1  # RecursionError is set
     try:
         convert_arg(value, &view, &inner)
         CHECK_CALL(TVMFFIAnyViewToOwnedAny(&view, out))
     finally:
+        Py_LeaveRecursiveCall()
         if inner != NULL:
             TVMFFIObjectDecRef(inner)
     if out.type_index >= kTVMFFIStaticObjectBegin:

@@ -97,7 +97,8 @@ class MapBaseObj : public Object {
   MapBaseObj() : data_(nullptr), size_(0), slots_(kSmallFlag), data_deleter_(nullptr) {}
   MapBaseObj(const MapBaseObj&) = delete;
   MapBaseObj& operator=(const MapBaseObj&) = delete;
-  ~MapBaseObj() { ReleaseStorage(); }
+  /// Frees nested containers held only here in a loop (nested_release.h), then the storage.
+  ~MapBaseObj();
 
   size_t size() const { return static_cast<size_t>(size_); }
   bool empty() const { return size_ == 0; }
@@ -136,7 +137,12 @@ class MapBaseObj : public Object {
   /// Removes the entry at position i (small: later entries shift down, keeping the order).
   void EraseAt(uint64_t i);
   /// Removes every entry, keeping the layout and capacity.
-  void ClearEntries();
+  void ClearEntries() {
+    ClearEntriesWith([](Any* cell) { cell->Any::~Any(); });
+  }
+  /// ClearEntries, destroying each key and value cell with `destroy(Any*)`.
+  template <typename Destroy>
+  void ClearEntriesWith(Destroy destroy);
 
   // ---- raw dense-layout access
   DenseExt* Ext() const {
@@ -203,15 +209,6 @@ class MapBaseObj : public Object {
   uint64_t size_;
   uint64_t slots_;
   void (*data_deleter_)(void*);
-
- protected:
-  /// Destroys every entry and frees an external buffer.
-  void ReleaseStorage() {
-    ClearEntries();
-    if (data_deleter_ != nullptr) data_deleter_(data_);
-    data_deleter_ = nullptr;
-    data_ = nullptr;
-  }
 };
 
 static_assert(sizeof(MapBaseObj) == 56, "MapBaseObj must be 56 bytes");
@@ -222,5 +219,6 @@ static_assert(sizeof(MapBaseObj::KVPair) == 32 && sizeof(MapBaseObj::DenseItem) 
 }  // namespace tvm
 
 #include <tvm/ffi/container/map_dense_ops.h>
+#include <tvm/ffi/container/nested_release.h>
 
 #endif  // TVM_FFI_CONTAINER_MAP_BASE_H_

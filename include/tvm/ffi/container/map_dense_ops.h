@@ -148,11 +148,13 @@ struct DenseMapOps {
     m->Item(slot).key.~Any();
     m->Item(slot).value.~Any();
   }
-  /// Destroys every entry (walking the insertion-order list) and empties the table.
-  static void Clear(Obj* m) {
+  /// Destroys every entry with `destroy(Any*)` (walking the insertion-order list) and
+  /// empties the table.
+  template <typename Destroy>
+  static void Clear(Obj* m, Destroy destroy) {
     for (uint64_t i = m->Ext()->iter_list_head_; i != kNone; i = m->Item(i).next) {
-      m->Item(i).key.~Any();
-      m->Item(i).value.~Any();
+      destroy(&m->Item(i).key);
+      destroy(&m->Item(i).value);
     }
     for (uint64_t s = 0; s < m->NumSlots(); ++s) m->Meta(s) = MapBaseObj::kEmptySlot;
     m->Ext()->iter_list_head_ = m->Ext()->iter_list_tail_ = kNone;
@@ -264,10 +266,14 @@ inline void MapBaseObj::EraseAt(uint64_t i) {
   --size_;
 }
 
-inline void MapBaseObj::ClearEntries() {
+template <typename Destroy>
+inline void MapBaseObj::ClearEntriesWith(Destroy destroy) {
   if (data_ == nullptr) return;
-  if (!IsSmall()) return details::DenseMapOps::Clear(this);
-  for (uint64_t i = 0; i < size_; ++i) Pairs()[i].~KVPair();
+  if (!IsSmall()) return details::DenseMapOps::Clear(this, destroy);
+  for (uint64_t i = 0; i < size_; ++i) {
+    destroy(&Pairs()[i].first);
+    destroy(&Pairs()[i].second);
+  }
   size_ = 0;
 }
 

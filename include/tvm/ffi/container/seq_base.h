@@ -13,7 +13,6 @@
 #include <cstring>
 #include <new>
 #include <utility>
-#include <vector>
 
 namespace tvm {
 namespace ffi {
@@ -41,10 +40,8 @@ class SeqBaseObj : public Object, public TVMFFISeqCell {
   }
   SeqBaseObj(const SeqBaseObj&) = delete;
   SeqBaseObj& operator=(const SeqBaseObj&) = delete;
-  ~SeqBaseObj() {
-    ReleaseNested();
-    if (TVMFFISeqCell::data_deleter != nullptr) TVMFFISeqCell::data_deleter(TVMFFISeqCell::data);
-  }
+  /// Frees nested containers held only here in a loop (nested_release.h), then the buffer.
+  ~SeqBaseObj();
 
   /// Number of live elements.
   size_t size() const { return static_cast<size_t>(TVMFFISeqCell::size); }
@@ -127,78 +124,12 @@ class SeqBaseObj : public Object, public TVMFFISeqCell {
   }
 
   static constexpr bool _type_mutable = true;
-
- private:
-  /// The Array or List that `value` holds the only reference to, or nullptr.
-  static SeqBaseObj* SoleSequence(const Any& value) {
-    int32_t index = value.type_index();
-    if (index != TypeIndex::kTVMFFIArray && index != TypeIndex::kTVMFFIList) return nullptr;
-    Object* object =
-        details::ObjectUnsafe::FromHandle(details::AnyUnsafe::TVMFFIAnyPtrFromAny(value)->v_obj);
-    return object->use_count() == 1 ? static_cast<SeqBaseObj*>(object) : nullptr;
-  }
-
-  /// A LIFO of sequences waiting to be emptied; the first few need no allocation. Its owner
-  /// pops it empty, so the inline cells are raw storage that never needs destroying.
-  class PendingSequences {
-   public:
-    bool empty() const { return num_inline_ == 0; }
-    /// Takes `*value`; out of memory, leaves it untouched.
-    void Push(Any* value) {
-      if (num_inline_ < kInline) {
-        new (InlineCell(num_inline_++)) Any(std::move(*value));
-        return;
-      }
-      try {
-        spill_.push_back(std::move(*value));
-      } catch (...) {
-      }
-    }
-    Any Pop() {
-      if (!spill_.empty()) {
-        Any value = std::move(spill_.back());
-        spill_.pop_back();
-        return value;
-      }
-      Any* cell = InlineCell(--num_inline_);
-      Any value = std::move(*cell);
-      cell->Any::~Any();
-      return value;
-    }
-
-   private:
-    static constexpr int64_t kInline = 4;
-    Any* InlineCell(int64_t i) { return reinterpret_cast<Any*>(inline_) + i; }
-    alignas(Any) unsigned char inline_[kInline * sizeof(Any)];
-    int64_t num_inline_ = 0;
-    std::vector<Any> spill_;  // used only while the inline cells are full
-  };
-
-  /// Releases the elements of `seq`, last first, moving the sequences held only there to
-  /// `pending` instead of freeing them (out of memory, they are freed in place).
-  static void ReleaseMovingSequences(SeqBaseObj* seq, PendingSequences* pending) {
-    Any* cells = seq->MutableBegin();
-    for (int64_t i = seq->TVMFFISeqCell::size - 1; i >= 0; --i) {
-      if (SoleSequence(cells[i]) != nullptr) pending->Push(&cells[i]);
-      cells[i].Any::~Any();
-    }
-    seq->TVMFFISeqCell::size = 0;
-  }
-
-  /// Releases the elements. Nested sequences held only here are emptied in a loop before they
-  /// are freed, so freeing a deeply nested Array or List does not recurse once per level.
-  void ReleaseNested() {
-    PendingSequences pending;
-    ReleaseMovingSequences(this, &pending);
-    while (!pending.empty()) {
-      Any nested = pending.Pop();
-      if (SeqBaseObj* seq = SoleSequence(nested)) ReleaseMovingSequences(seq, &pending);
-    }  // `nested` is freed here, already empty
-  }
 };
 
 static_assert(sizeof(Any) == sizeof(TVMFFIAny), "Any must be one TVMFFIAny cell");
 
 }  // namespace ffi
 }  // namespace tvm
+#include <tvm/ffi/container/nested_release.h>
+
 #endif  // TVM_FFI_CONTAINER_SEQ_BASE_H_
