@@ -8,51 +8,61 @@
 #include <tvm/ffi/container/tensor.h>
 #include <tvm/ffi/reflection/registry.h>
 
+#include <iterator>
 #include <optional>
+#include <unordered_set>
+#include <utility>
+#include <vector>
 
 namespace tvm {
 namespace ffi {
 namespace {
 
-std::optional<DLDevice> FirstNonCPUDevice(const AnyView& value);
-
-template <typename Container>
-std::optional<DLDevice> FirstInSequence(const Container& items) {
-  for (const Any& item : items) {
-    if (std::optional<DLDevice> device = FirstNonCPUDevice(item)) return device;
+/// Appends the elements (maps: key then value of each entry) of a container to `out`.
+void AppendChildren(const Any& container, std::vector<Any>* out) {
+  const Object* object = container.as<Object>();
+  switch (container.type_index()) {
+    case TypeIndex::kTVMFFIArray:
+    case TypeIndex::kTVMFFIList:
+      for (const Any& item : *static_cast<const SeqBaseObj*>(object)) out->push_back(item);
+      return;
+    default: {
+      const MapBaseObj* map = static_cast<const MapBaseObj*>(object);
+      for (uint64_t i = map->IterBegin(); i != map->IterEnd(); i = map->IterNext(i)) {
+        out->push_back(map->KeyAt(i));
+        out->push_back(map->ValueAt(i));
+      }
+    }
   }
-  return std::nullopt;
 }
 
-template <typename Container>
-std::optional<DLDevice> FirstInMapping(const Container& items) {
-  for (const auto& [key, item] : items) {
-    if (std::optional<DLDevice> device = FirstNonCPUDevice(key)) return device;
-    if (std::optional<DLDevice> device = FirstNonCPUDevice(item)) return device;
-  }
-  return std::nullopt;
+bool IsContainer(int32_t type_index) {
+  return type_index == TypeIndex::kTVMFFIArray || type_index == TypeIndex::kTVMFFIList ||
+         type_index == TypeIndex::kTVMFFIMap || type_index == TypeIndex::kTVMFFIDict;
 }
 
-/// The device of the first tensor, in depth-first order, that is not on the CPU.
-std::optional<DLDevice> FirstNonCPUDevice(const AnyView& value) {
-  switch (value.type_index()) {
-    case TypeIndex::kTVMFFITensor:
-    case TypeIndex::kTVMFFIDLTensorPtr: {
+/// The device of the first tensor, in depth-first order, that is not on the CPU. A loop over
+/// an explicit stack, so deep nesting cannot overflow the native one; each container is
+/// visited once, so a List or Dict that holds itself ends the search instead of looping.
+std::optional<DLDevice> FirstNonCPUDevice(const AnyView& root) {
+  std::vector<Any> pending{Any(root)};
+  std::vector<Any> children;
+  std::unordered_set<const Object*> visited;
+  while (!pending.empty()) {
+    Any value = std::move(pending.back());
+    pending.pop_back();
+    int32_t index = value.type_index();
+    if (index == TypeIndex::kTVMFFITensor || index == TypeIndex::kTVMFFIDLTensorPtr) {
       DLDevice device = value.cast<TensorView>().device();
       if (device.device_type != kDLCPU) return device;
-      return std::nullopt;
+    } else if (IsContainer(index) && visited.insert(value.as<Object>()).second) {
+      children.clear();
+      AppendChildren(value, &children);
+      pending.insert(pending.end(), std::make_move_iterator(children.rbegin()),
+                     std::make_move_iterator(children.rend()));
     }
-    case TypeIndex::kTVMFFIArray:
-      return FirstInSequence(value.cast<Array<Any>>());
-    case TypeIndex::kTVMFFIList:
-      return FirstInSequence(value.cast<List<Any>>());
-    case TypeIndex::kTVMFFIMap:
-      return FirstInMapping(value.cast<Map<Any, Any>>());
-    case TypeIndex::kTVMFFIDict:
-      return FirstInMapping(value.cast<Dict<Any, Any>>());
-    default:
-      return std::nullopt;
   }
+  return std::nullopt;
 }
 
 }  // namespace

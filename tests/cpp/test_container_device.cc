@@ -56,4 +56,21 @@ TEST(ContainerDevice, LooksIntoDictsAndBareTensors) {
   EXPECT_EQ(FindFirst(OnDevice(kDLCUDA, 0)).cast<DLDevice>().device_type, kDLCUDA);
 }
 
+TEST(ContainerDevice, DeepNestingAndCyclesEndTheSearch) {
+  Any chain = Array<Any>{OnDevice(kDLCUDA, 5)};
+  for (int i = 0; i < 1000000; ++i) {
+    chain = i % 2 == 0 ? Any(Array<Any>{1, std::move(chain)}) : Any(Map<Any, Any>{{2, chain}});
+  }
+  EXPECT_EQ(FindFirst(chain).cast<DLDevice>().device_id, 5);
+
+  List<Any> cycle{1};
+  cycle.push_back(cycle);  // holds itself
+  Dict<Any, Any> dict{{String("self"), cycle}};
+  cycle.push_back(dict);
+  EXPECT_EQ(FindFirst(cycle), nullptr);
+  cycle.push_back(OnDevice(kDLCUDA, 7));
+  EXPECT_EQ(FindFirst(dict).cast<DLDevice>().device_id, 7);
+  cycle.clear();  // breaks the cycles so that nothing leaks
+}
+
 }  // namespace
