@@ -384,3 +384,19 @@ def raise_from_native_with_local() -> weakref.ref[Marker]:
 def test_handled_error_frees_frame_locals_without_gc(gc_disabled: None, scenario: Any) -> None:
     ref = scenario()
     assert ref() is None
+
+
+def test_failing_callback_keeps_the_handled_exception_of_its_caller() -> None:
+    apply = tvm_ffi.get_global_func("testing.apply")
+
+    def fail() -> None:
+        raise ValueError("inner")
+
+    try:
+        raise KeyError("outer")
+    except KeyError as outer:
+        with pytest.raises(ValueError, match="inner") as info:
+            apply(fail)
+        assert info.value.__context__ is outer
+        assert sys.exc_info()[1] is outer
+        assert apply(lambda: str(sys.exc_info()[1])) == "'outer'"

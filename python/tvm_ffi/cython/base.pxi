@@ -205,6 +205,10 @@ cdef extern from "tvm_ffi_python_helpers.h":
     TVMFFIByteArray TVMFFIPyStringCellView(const TVMFFIAny* cell) nogil
     object TVMFFIPyNewInstance(object cls, object args)
     object TVMFFIPyNewInstanceFrom(object base, object cls, object args)
+    ctypedef int (*TVMFFIPyCallbackBody)(void*, const TVMFFIAny*, int32_t, TVMFFIAny*) except -2
+    ctypedef int (*TVMFFIPyErrorSink)(object) noexcept
+    int TVMFFIPyRunCallback(TVMFFIPyCallbackBody body, TVMFFIPyErrorSink sink, void* self,
+                            const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) noexcept
     int TVMFFIPySetIntCell(PyObject* value, TVMFFIAny* cell, int32_t type_index) nogil
     PyObject* TVMFFIPyTupleItem(object tuple, Py_ssize_t index)
     int TVMFFIPyTrySetExactInt(PyObject* value, TVMFFIAny* cell) nogil

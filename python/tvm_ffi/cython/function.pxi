@@ -190,14 +190,22 @@ cdef inline int store_callback_result(object value, TVMFFIAny* result) except -2
             TVMFFIObjectDecRef(temp)
 
 
+cdef int record_callback_error(object exc) noexcept:
+    """Every exception of a callback crosses as the raised FFI error; returns -1."""
+    set_raised_from_exception(<BaseException>exc)
+    return -1
+
+
+cdef int call_python_callback(void* self, const TVMFFIAny* args, int32_t num_args,
+                              TVMFFIAny* result) except -2:
+    return store_callback_result(call_with_cells(<object>self, args, num_args), result)
+
+
 cdef int py_callback_safe_call(void* self, const TVMFFIAny* args, int32_t num_args,
                                TVMFFIAny* result) noexcept with gil:
     """Calls the Python callable `self`; a Python exception becomes the raised FFI error."""
-    try:
-        return store_callback_result(call_with_cells(<object>self, args, num_args), result)
-    except BaseException as exc:  # noqa: BLE001 - every exception crosses as an FFI error
-        set_raised_from_exception(exc)
-        return -1
+    return TVMFFIPyRunCallback(call_python_callback, record_callback_error, self, args,
+                               num_args, result)
 
 
 cdef class _FrameworkTensorCallback:
@@ -215,16 +223,18 @@ cdef class _FrameworkTensorCallback:
         return tensor_to_framework(handle, self.api)
 
 
+cdef int call_framework_callback(void* self, const TVMFFIAny* args, int32_t num_args,
+                                 TVMFFIAny* result) except -2:
+    cdef _FrameworkTensorCallback callback = <_FrameworkTensorCallback>self
+    values = [callback.arg_value(&args[i]) for i in range(num_args)]
+    return store_callback_result(callback.pyfunc(*values), result)
+
+
 cdef int framework_callback_safe_call(void* self, const TVMFFIAny* args, int32_t num_args,
                                       TVMFFIAny* result) noexcept with gil:
     """py_callback_safe_call for a _FrameworkTensorCallback."""
-    cdef _FrameworkTensorCallback callback = <_FrameworkTensorCallback>self
-    try:
-        values = [callback.arg_value(&args[i]) for i in range(num_args)]
-        return store_callback_result(callback.pyfunc(*values), result)
-    except BaseException as exc:  # noqa: BLE001 - every exception crosses as an FFI error
-        set_raised_from_exception(exc)
-        return -1
+    return TVMFFIPyRunCallback(call_framework_callback, record_callback_error, self, args,
+                               num_args, result)
 
 
 cdef TVMFFIObjectHandle make_callback_handle(object owner,

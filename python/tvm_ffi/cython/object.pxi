@@ -159,16 +159,22 @@ cdef class OpaquePyObject(CObject):
 # Type index -> Python class
 # ------------------------------------------------------------------------------------------
 cdef list _TYPE_INDEX_TO_CLS = []
-# Classes resolved for unregistered types (nearest registered ancestor); reset on registration.
-cdef dict _RESOLVED_CLS_CACHE = {}
+# The class used for each type index: the registered ones, plus the nearest registered ancestor's
+# for types resolved so far; rebuilt from _TYPE_INDEX_TO_CLS on every registration.
+cdef list _CLS_BY_INDEX = []
+
+
+cdef void set_at_index(list classes, int32_t type_index, object cls):
+    while len(classes) <= type_index:
+        classes.append(None)
+    classes[type_index] = cls
 
 
 def _register_object_class(int32_t type_index, cls):
     """Records ``cls`` as the Python class of objects with ``type_index``."""
-    while len(_TYPE_INDEX_TO_CLS) <= type_index:
-        _TYPE_INDEX_TO_CLS.append(None)
-    _TYPE_INDEX_TO_CLS[type_index] = cls
-    _RESOLVED_CLS_CACHE.clear()
+    global _CLS_BY_INDEX
+    set_at_index(_TYPE_INDEX_TO_CLS, type_index, cls)
+    _CLS_BY_INDEX = list(_TYPE_INDEX_TO_CLS)
 
 
 def _object_type_key_to_index(type_key):
@@ -190,16 +196,14 @@ cdef inline void clear_raised_error() noexcept:
 
 cdef object class_for_type_index(int32_t type_index):
     """The registered class of a type, else that of its nearest registered ancestor."""
-    if type_index < len(_TYPE_INDEX_TO_CLS):
-        cls = _TYPE_INDEX_TO_CLS[type_index]
+    if type_index < len(_CLS_BY_INDEX):
+        cls = _CLS_BY_INDEX[type_index]
         if cls is not None:
             return cls
-    cls = _RESOLVED_CLS_CACHE.get(type_index)
-    if cls is None:
-        if _FALLBACK_CLASS_FACTORY is not None and type_index >= 128:
-            return _FALLBACK_CLASS_FACTORY(type_index)
-        cls = resolve_ancestor_class(type_index)
-        _RESOLVED_CLS_CACHE[type_index] = cls
+    if _FALLBACK_CLASS_FACTORY is not None and type_index >= 128:
+        return _FALLBACK_CLASS_FACTORY(type_index)
+    cls = resolve_ancestor_class(type_index)
+    set_at_index(_CLS_BY_INDEX, type_index, cls)
     return cls
 
 

@@ -153,6 +153,48 @@ static inline int TVMFFIPyMakeMlirPackedFunction(void* mlir_symbol, void* keep_a
   return ret;
 }
 
+/* The pending Python exception (new reference, its traceback attached), clearing it; NULL when
+   none is pending. */
+static inline PyObject* TVMFFIPyTakeRaisedException(void) {
+#if PY_VERSION_HEX >= 0x030C0000
+  return PyErr_GetRaisedException();
+#else
+  PyObject *type = NULL, *value = NULL, *traceback = NULL;
+  PyErr_Fetch(&type, &value, &traceback);
+  if (type == NULL) return NULL;
+  PyErr_NormalizeException(&type, &value, &traceback);
+  if (traceback != NULL && value != NULL) PyException_SetTraceback(value, traceback);
+  Py_XDECREF(traceback);
+  Py_DECREF(type);
+  return value;
+#endif
+}
+
+/* The body of a Python callback: 0 or -1 as a safe call returns, -2 with a Python exception
+   pending. */
+typedef int (*TVMFFIPyCallbackBody)(void* self, const TVMFFIAny* args, int32_t num_args,
+                                    TVMFFIAny* result);
+/* Records a Python exception as this thread's raised FFI error; returns -1. */
+typedef int (*TVMFFIPyErrorSink)(PyObject* exc);
+
+/* Runs a callback body (GIL held) and turns the exception it leaves into the raised FFI error.
+   Done here rather than with try/except in Cython, which would save and restore the thread's
+   handled-exception state on every call (two C API calls under the limited API). */
+static inline int TVMFFIPyRunCallback(TVMFFIPyCallbackBody body, TVMFFIPyErrorSink sink,
+                                      void* self, const TVMFFIAny* args, int32_t num_args,
+                                      TVMFFIAny* result) {
+  int ret = body(self, args, num_args, result);
+  if (ret != -2) return ret;
+  PyObject* exc = TVMFFIPyTakeRaisedException();
+  if (exc == NULL) {
+    TVMFFIErrorSetRaisedFromCStr("RuntimeError", "a Python callback failed without an exception");
+    return -1;
+  }
+  ret = sink(exc);
+  Py_DECREF(exc);
+  return ret;
+}
+
 /* A new instance of cls made by the tp_new slot of base (no __new__/__init__ of cls run). */
 static inline PyObject* TVMFFIPyNewInstanceFrom(PyObject* base, PyObject* cls, PyObject* args) {
 #if defined(Py_LIMITED_API) || PY_VERSION_HEX >= 0x030A0000
