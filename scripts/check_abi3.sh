@@ -8,29 +8,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 WORK="${ABI3_WORK_DIR:-build-abi3}"
 
-# One working interpreter per minor version; pyenv shims of inactive versions do not run.
-find_pythons() {
-  local minor candidate
-  for minor in 12 13 14 15; do
-    for candidate in $(ls -d "${PYENV_ROOT:-${HOME}/.pyenv}"/versions/3."${minor}".*/bin/python \
-      2>/dev/null | sort -rV) $(command -v "python3.${minor}" || true); do
-      if "${candidate}" -c "import venv" >/dev/null 2>&1; then
-        echo "${candidate}"
-        break
-      fi
-    done
-  done
-  return 0
-}
+source scripts/python_versions.sh
 
-make_venv() {
-  local python="$1" dir="$2"
-  shift 2
-  "${python}" -m venv "${dir}"
-  "${dir}/bin/python" -m pip install -q "$@"
-}
-
-mapfile -t pythons < <(find_pythons)
+mapfile -t pythons < <(find_pythons 12 13 14 15)
 if [ "${#pythons[@]}" -eq 0 ]; then
   echo "check_abi3.sh: no Python >= 3.12 on this machine; the abi3 wheel is not checked"
   exit 0
@@ -46,11 +26,6 @@ wheel="$(ls "${WORK}"/dist/*-cp312-abi3-*.whl)"
 "${WORK}/build-venv/bin/abi3audit" --strict --verbose "${wheel}"
 
 for python in "${pythons[@]}"; do
-  version="$("${python}" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
-  echo "check_abi3.sh: tests on Python ${version} with ${wheel##*/}"
-  make_venv "${python}" "${WORK}/venv-${version}" pytest numpy ml_dtypes "${wheel}"
-  # From outside the checkout, so that the installed wheel is what gets imported.
-  (cd "${WORK}" && "venv-${version}/bin/python" -m pytest -q -p no:cacheprovider \
-    "${OLDPWD}/tests/python")
+  run_suite_with_wheel "${python}" "${WORK}" "${wheel}"
 done
 echo "check_abi3.sh: the abi3 wheel passed on ${#pythons[@]} Python version(s)"

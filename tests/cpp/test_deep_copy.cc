@@ -146,16 +146,9 @@ TEST(DeepCopy, ObjectWithoutCreatorShared) {
 }
 
 TEST(DeepCopy, NestingDeeperThanTheStackIsAnErrorNotACrash) {
-  Any deep = tvm_ffi_test::NestedContainers(1000000);
-  EXPECT_EQ(tvm_ffi_test::ErrorText([&] { DeepCopyOf(deep); }),
-            "RecursionError: maximum nesting depth exceeded while deep-copying a value");
-  Any shallow = tvm_ffi_test::NestedContainers(3);
-  tvm_ffi_test::RunOnThreadWithStack(1 << 20, [&] {
-    Any copy = DeepCopyOf(shallow);
-    EXPECT_NE(Ptr(copy), Ptr(shallow));
-    EXPECT_EQ(tvm_ffi_test::ErrorText([&] { DeepCopyOf(deep); }),
-              "RecursionError: maximum nesting depth exceeded while deep-copying a value");
-  });
+  tvm_ffi_test::ExpectTooDeepToWalk(
+      [](const Any& value) { DeepCopyOf(value); }, "deep-copying a value",
+      [](const Any& shallow) { EXPECT_NE(Ptr(DeepCopyOf(shallow)), Ptr(shallow)); });
 }
 
 }  // namespace tvm_ffi_deep_copy_test

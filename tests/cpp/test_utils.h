@@ -122,6 +122,22 @@ inline tvm::ffi::Any NestedContainers(int depth) {
   return chain;
 }
 
+/// Checks a recursive walk over values: on a million-deep value it raises RecursionError
+/// "... while <doing>", both here and on a thread with a 1 MiB stack, where `check_shallow` also
+/// runs it on a three-deep value.
+inline void ExpectTooDeepToWalk(const std::function<void(const tvm::ffi::Any&)>& walk,
+                                const std::string& doing,
+                                const std::function<void(const tvm::ffi::Any&)>& check_shallow) {
+  tvm::ffi::Any deep = NestedContainers(1000000);
+  std::string expected = "RecursionError: maximum nesting depth exceeded while " + doing;
+  EXPECT_EQ(ErrorText([&] { walk(deep); }), expected);
+  tvm::ffi::Any shallow = NestedContainers(3);
+  RunOnThreadWithStack(1 << 20, [&] {
+    check_shallow(shallow);
+    EXPECT_EQ(ErrorText([&] { walk(deep); }), expected);
+  });
+}
+
 }  // namespace tvm_ffi_test
 
 #endif  // TVM_FFI_TESTS_CPP_TEST_UTILS_H_

@@ -400,3 +400,29 @@ def test_failing_callback_keeps_the_handled_exception_of_its_caller() -> None:
         assert info.value.__context__ is outer
         assert sys.exc_info()[1] is outer
         assert apply(lambda: str(sys.exc_info()[1])) == "'outer'"
+
+
+def test_native_frames_without_line_info_have_no_source_lines(monkeypatch, tmp_path) -> None:
+    # Such frames name their library file. Formatting must not read that binary as source:
+    # Python 3.9's linecache raises SyntaxError on one, which broke every traceback print.
+    import linecache
+    import tokenize
+
+    opened: list[str] = []
+    real_open = tokenize.open
+
+    def recording_open(filename: str) -> object:
+        opened.append(str(filename))
+        return real_open(filename)
+
+    monkeypatch.setattr(tokenize, "open", recording_open)
+    library = str(tmp_path / "libnative_frames.so")
+    (tmp_path / "libnative_frames.so").write_bytes(b"\x7fELF\x02\x01\xff\xfe\x00" * 64)
+    error = tvm_ffi.core.Error(
+        "ValueError", "no lines", f'  File "{library}", line 0, in NativeFunction\n'
+    )
+    exc = error.py_error()
+    text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    assert f'File "{library}", line ' in text and "in NativeFunction\n" in text
+    assert linecache.getlines(library) == []
+    assert library not in opened

@@ -149,10 +149,22 @@ cdef object _synthetic_frame(str filename, int lineno, str func):
     raise RuntimeError("synthetic frame did not raise")
 
 
+cdef void _keep_linecache_out_of(str filename) except *:
+    """A native frame without line information names its library file: tell linecache it has
+    no source lines, so formatting the traceback never reads the binary (Python 3.9's linecache
+    raises SyntaxError on one; later ones read it only to give up)."""
+    import linecache
+
+    if filename not in linecache.cache:
+        linecache.cache[filename] = (0, None, [], filename)  # mtime None: checkcache keeps it
+
+
 def _traceback_from_backtrace(str backtrace):
     """A traceback chain (outermost first) of the native frames in ``backtrace``."""
     tb = None
     for filename, lineno, func in _parse_backtrace(backtrace):
+        if lineno <= 0:
+            _keep_linecache_out_of(filename)
         frame, lasti = _synthetic_frame(filename, lineno, func)
         tb = types.TracebackType(tb, frame, lasti, lineno)
     return tb
