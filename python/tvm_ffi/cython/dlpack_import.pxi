@@ -162,6 +162,10 @@ cdef object call_dlpack_with(object value, object stream):
     return value.__dlpack__() if stream is None else value.__dlpack__(stream=stream)
 
 
+ctypedef TVMFFIObjectHandle (*exchange_to_handle_t)(const DLPackExchangeAPI*, object, int32_t,
+                                                    int32_t) noexcept
+
+
 cdef TVMFFIObjectHandle dlpack_to_handle(object value, int32_t alignment,
                                          int32_t contiguous) except NULL:
     """An owning Tensor handle for a __dlpack__ producer or a capsule; NULL never returned."""
@@ -176,10 +180,14 @@ cdef TVMFFIObjectHandle dlpack_to_handle(object value, int32_t alignment,
             return handle
         CHECK_CALL(ret if ret < 0 else 0)
     if api != NULL:
-        try:
-            return exchange_to_handle(api, value, alignment, contiguous)
-        except BufferError:
-            pass  # the framework cannot export it this way; try __dlpack__
+        # Called through a noexcept pointer and checked by hand: a try/except here would save
+        # and restore the handled-exception state on every call.
+        handle = (<exchange_to_handle_t>exchange_to_handle)(api, value, alignment, contiguous)
+        if handle != NULL:
+            return handle
+        if not PyErr_ExceptionMatches(BufferError):
+            return NULL  # the pending exception propagates
+        PyErr_Clear()  # the framework cannot export it this way; try __dlpack__
     if PyCapsule_CheckExact(value):
         return capsule_to_handle(value, alignment, contiguous)
     if hasattr(value, "__dlpack__"):
