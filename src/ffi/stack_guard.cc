@@ -13,30 +13,37 @@ namespace tvm {
 namespace ffi {
 namespace {
 
-/// The lowest address a recursive walk may reach on this thread, 0 when the bounds are unknown.
-uintptr_t ComputeStackFloor() {
+/// The part of this thread's stack a recursive walk must not enter: [low, floor). Both 0 when
+/// the bounds are unknown.
+struct StackReserve {
+  uintptr_t low = 0;
+  uintptr_t floor = 0;
+};
+
+StackReserve ComputeStackReserve() {
+  StackReserve reserve;
 #if defined(__linux__)
   pthread_attr_t attr;
-  if (pthread_getattr_np(pthread_self(), &attr) != 0) return 0;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return reserve;
   void* base = nullptr;
   size_t size = 0;
   int ret = pthread_attr_getstack(&attr, &base, &size);
   pthread_attr_destroy(&attr);
-  if (ret != 0 || base == nullptr) return 0;
+  if (ret != 0 || base == nullptr) return reserve;
   // Leave room for what runs between two checks: a few frames, a callback, error handling.
-  size_t reserve = std::min<size_t>(size / 4, 256 * 1024);
-  return reinterpret_cast<uintptr_t>(base) + reserve;
-#else
-  return 0;
+  reserve.low = reinterpret_cast<uintptr_t>(base);
+  reserve.floor = reserve.low + std::min<size_t>(size / 4, 256 * 1024);
 #endif
+  return reserve;
 }
 
 }  // namespace
 
 void CheckStackRoom(const char* what) {
-  static thread_local const uintptr_t floor = ComputeStackFloor();
+  static thread_local const StackReserve reserve = ComputeStackReserve();
   uintptr_t here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
-  if (floor != 0 && here < floor) {
+  // A frame outside the thread's stack (a coroutine or fiber on its own stack) is not judged.
+  if (here >= reserve.low && here < reserve.floor) {
     TVM_FFI_THROW(RecursionError) << "maximum nesting depth exceeded while " << what;
   }
 }

@@ -11,10 +11,12 @@
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/reflection/registry.h>
 #include <tvm/ffi/string.h>
+#include <ucontext.h>
 
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "test_utils.h"
 
@@ -149,6 +151,20 @@ TEST(Repr, NestingDeeperThanTheStackIsAnErrorNotACrash) {
   tvm_ffi_test::ExpectTooDeepToWalk(
       [](const Any& value) { Repr(value); }, "printing a value",
       [](const Any& shallow) { EXPECT_EQ(Repr(shallow), "({1: ((),)},)"); });
+}
+
+TEST(Repr, PrintsOnACoroutineStackOutsideTheThreadStack) {
+  // A frame outside the thread's stack bounds is not mistaken for one past their end.
+  static std::string printed;
+  static ucontext_t caller, coroutine;
+  std::vector<char> stack(512 * 1024);
+  ASSERT_EQ(getcontext(&coroutine), 0);
+  coroutine.uc_stack.ss_sp = stack.data();
+  coroutine.uc_stack.ss_size = stack.size();
+  coroutine.uc_link = &caller;
+  makecontext(&coroutine, [] { printed = Repr(tvm_ffi_test::NestedContainers(3)); }, 0);
+  ASSERT_EQ(swapcontext(&caller, &coroutine), 0);
+  EXPECT_EQ(printed, "({1: ((),)},)");
 }
 
 }  // namespace tvm_ffi_repr_test
