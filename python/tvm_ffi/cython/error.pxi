@@ -134,7 +134,7 @@ cdef object _synthetic_frame(str filename, int lineno, str func):
         if hasattr(code, "co_qualname"):
             code = code.replace(co_qualname=func)
         _SYNTHETIC_CODE[key] = code
-    code = code.replace(co_firstlineno=max(lineno, 1))
+    code = code.replace(co_firstlineno=max(lineno, 0))  # 0: a native frame without line info
     scope = dict(_SYNTHETIC_GLOBALS)
     scope["_SyntheticFrameMarker"] = _SyntheticFrameMarker
     try:
