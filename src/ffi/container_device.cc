@@ -21,24 +21,19 @@ namespace {
 /// Appends the elements (maps: key then value of each entry) of a container to `out`.
 void AppendChildren(const Any& container, std::vector<Any>* out) {
   const Object* object = container.as<Object>();
-  switch (container.type_index()) {
-    case TypeIndex::kTVMFFIArray:
-    case TypeIndex::kTVMFFIList:
-      for (const Any& item : *static_cast<const SeqBaseObj*>(object)) out->push_back(item);
-      return;
-    default: {
-      const MapBaseObj* map = static_cast<const MapBaseObj*>(object);
-      for (uint64_t i = map->IterBegin(); i != map->IterEnd(); i = map->IterNext(i)) {
-        out->push_back(map->KeyAt(i));
-        out->push_back(map->ValueAt(i));
-      }
-    }
+  if (details::IsSeqTypeIndex(container.type_index())) {
+    for (const Any& item : *static_cast<const SeqBaseObj*>(object)) out->push_back(item);
+    return;
+  }
+  const MapBaseObj* map = static_cast<const MapBaseObj*>(object);
+  for (uint64_t i = map->IterBegin(); i != map->IterEnd(); i = map->IterNext(i)) {
+    out->push_back(map->KeyAt(i));
+    out->push_back(map->ValueAt(i));
   }
 }
 
 bool IsContainer(int32_t type_index) {
-  return type_index == TypeIndex::kTVMFFIArray || type_index == TypeIndex::kTVMFFIList ||
-         type_index == TypeIndex::kTVMFFIMap || type_index == TypeIndex::kTVMFFIDict;
+  return details::IsSeqTypeIndex(type_index) || details::IsMapTypeIndex(type_index);
 }
 
 /// The device of the first tensor, in depth-first order, that is not on the CPU. A loop over

@@ -270,3 +270,21 @@ def test_lookup_type_attr_absent_is_none() -> None:
     derived = ObjectDerived.__tvm_ffi_type_info__.type_index
     assert core._lookup_type_attr(derived, "__ffi_init__") is None
     assert core._lookup_type_attr(derived, "__ffi_init__", ancestor=True) is None
+
+
+RESOLVED_THEN_REGISTERED = """
+import tvm_ffi
+make = tvm_ffi.get_global_func("ffi.MakeObjectFromPackedArgs")
+Base = tvm_ffi.register_object("testing.TestObjectBase")(type("Base", (tvm_ffi.Object,), {}))
+before = make("testing.TestObjectDerived", 1, 2.0, "s", {}, [])
+Derived = tvm_ffi.register_object("testing.TestObjectDerived")(type("Derived", (Base,), {}))
+after = make("testing.TestObjectDerived", 1, 2.0, "s", {}, [])
+print(issubclass(type(before), Base), type(before) is Derived, type(after).__name__)
+"""
+
+
+def test_registering_a_class_replaces_the_ancestor_class_resolved_before(run_python) -> None:
+    # In a child process: this process registered both classes at import. Before Derived is
+    # registered, its objects get a class made for them under Base; after, Derived.
+    printed = run_python("-c", RESOLVED_THEN_REGISTERED).stdout.split()
+    assert printed == ["True", "False", "Derived"]

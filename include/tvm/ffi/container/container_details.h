@@ -18,6 +18,15 @@ namespace tvm {
 namespace ffi {
 namespace details {
 
+/// Whether objects of this type index are sequences with a TVMFFISeqCell (Array, List).
+inline bool IsSeqTypeIndex(int32_t index) {
+  return index == TypeIndex::kTVMFFIArray || index == TypeIndex::kTVMFFIList;
+}
+/// Whether objects of this type index are maps with MapBaseObj storage (Map, Dict).
+inline bool IsMapTypeIndex(int32_t index) {
+  return index == TypeIndex::kTVMFFIMap || index == TypeIndex::kTVMFFIDict;
+}
+
 /// Whether T can be stored as a container element (Any, or a storage-enabled type).
 template <typename T>
 inline constexpr bool container_storage_enabled_v =

@@ -6,6 +6,7 @@
 #define TVM_FFI_CONTAINER_NESTED_RELEASE_H_
 
 #include <tvm/ffi/any.h>
+#include <tvm/ffi/container/container_details.h>
 #include <tvm/ffi/container/map_base.h>
 #include <tvm/ffi/container/seq_base.h>
 #include <tvm/ffi/object.h>
@@ -41,34 +42,28 @@ class NestedRelease {
   }
 
  private:
-  /// Destroys *cell, deferring the container it holds the only reference to.
+  /// Destroys *cell, deferring the Array, List, Map or Dict it holds the only reference to.
   void Release(Any* cell) {
-    if (SoleContainer(*cell) != nullptr) Push(cell);
+    int32_t index = cell->type_index();
+    if ((IsSeqTypeIndex(index) || IsMapTypeIndex(index)) && ObjectOf(*cell)->use_count() == 1) {
+      Push(cell);
+    }
     cell->Any::~Any();
   }
-  /// Empties each deferred container, then frees it (already empty, so without recursion).
+  /// Empties each deferred container (still held only here), then frees it: already empty,
+  /// so without recursion.
   void Drain() {
     while (size_ > 0) {
       Any nested = Pop();
-      Object* container = SoleContainer(nested);
-      if (container == nullptr) continue;
-      int32_t index = nested.type_index();
-      if (index == TypeIndex::kTVMFFIArray || index == TypeIndex::kTVMFFIList) {
-        EmptySeq(static_cast<SeqBaseObj*>(container));
+      if (IsSeqTypeIndex(nested.type_index())) {
+        EmptySeq(static_cast<SeqBaseObj*>(ObjectOf(nested)));
       } else {
-        EmptyMap(static_cast<MapBaseObj*>(container));
+        EmptyMap(static_cast<MapBaseObj*>(ObjectOf(nested)));
       }
     }
   }
-  /// The Array, List, Map or Dict that `value` holds the only reference to, or nullptr.
-  static Object* SoleContainer(const Any& value) {
-    int32_t index = value.type_index();
-    if (index != TypeIndex::kTVMFFIArray && index != TypeIndex::kTVMFFIList &&
-        index != TypeIndex::kTVMFFIMap && index != TypeIndex::kTVMFFIDict) {
-      return nullptr;
-    }
-    Object* object = ObjectUnsafe::FromHandle(AnyUnsafe::TVMFFIAnyPtrFromAny(value)->v_obj);
-    return object->use_count() == 1 ? object : nullptr;
+  static Object* ObjectOf(const Any& value) {
+    return ObjectUnsafe::FromHandle(AnyUnsafe::TVMFFIAnyPtrFromAny(value)->v_obj);
   }
 
   /// Takes *value into the LIFO; out of memory, leaves it to be freed in place.
