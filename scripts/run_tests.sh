@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # run_tests.sh: the full test command (README): deps, lint, C++ tests (plain and ASan+UBSan),
-# pip install, pytest, the abi3 wheel on Python >= 3.12, regular wheels on Python 3.9 and 3.10,
-# examples. Sized for 90 minutes on 2 cores.
+# pip install, pytest (plain and ASan+UBSan), the abi3 wheel on Python >= 3.12, regular wheels
+# on Python 3.9 and 3.10, examples. Sized for 90 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -39,6 +39,9 @@ python3 -m pip install .
 
 step "Python tests"
 python3 -m pytest tests/python
+
+step "Python tests under ASan+UBSan"
+bash scripts/check_python_asan.sh
 
 step "abi3 wheel on Python >= 3.12"
 bash scripts/check_abi3.sh

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ctypes
+import functools
 import gc
 import sys
 import threading
@@ -42,6 +43,29 @@ def test_typed_call_computes() -> None:
 def test_keyword_arguments_raise_type_error() -> None:
     with pytest.raises(TypeError):
         add_one(x=1)
+    with pytest.raises(TypeError, match="unexpected keyword arguments"):
+        add_one(1, x=2)
+    assert add_one(1, **{}) == 2
+
+
+def test_every_call_protocol_passes_the_same_arguments() -> None:
+    make_array = tvm_ffi.get_global_func("ffi.Array")
+    values = list(range(12))  # more arguments than the call keeps on the stack
+    assert list(make_array(*values)) == values
+    assert list(make_array.__call__(*values)) == values
+    assert list(type(make_array).__call__(make_array, *values)) == values
+    assert list(functools.partial(make_array, *values[:3])(*values[3:])) == values
+    assert [list(array) for array in map(make_array, values)] == [[v] for v in values]
+    assert list(make_array()) == []
+
+
+def test_functions_release_their_class() -> None:
+    tvm_ffi.convert(lambda: None)  # fills the per-type conversion caches
+    before = sys.getrefcount(tvm_ffi.Function)
+    for _ in range(1000):
+        tvm_ffi.convert(lambda: None)
+    after = sys.getrefcount(tvm_ffi.Function)
+    assert after == before
 
 
 def test_typed_call_wrong_type_message() -> None:
@@ -288,6 +312,18 @@ def test_function_subclass_takes_handle() -> None:
     sub.__move_handle_from__(func)
     assert func.__chandle__() == 0
     assert sub(1) == 2
+
+
+def test_function_subclass_may_override_call() -> None:
+    class Logged(tvm_ffi.Function):
+        def __call__(self, *args: Any) -> Any:
+            return ("logged", super().__call__(*args))
+
+    sub = Logged.__new__(Logged)
+    sub.__move_handle_from__(tvm_ffi.get_global_func("testing.add_one"))
+    assert sub(1) == ("logged", 2)
+    Logged.__call__ = lambda self, *args: "patched"
+    assert sub(1) == "patched"
 
 
 def test_release_gil_property_read_write() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ctypes
 import pickle
+from typing import Any, Callable
 
 import pytest
 
@@ -138,6 +139,67 @@ def test_move_ref_wraps_object() -> None:
     ref = obj._move()
     assert isinstance(ref, core.ObjectRValueRef)
     assert ref.obj is obj
+
+
+NO_NATIVE_OBJECT = "has no native object"
+
+
+def moved_out(obj: Any) -> Any:
+    """obj after a call took its handle: the rvalue reference moved into the callee."""
+    tvm_ffi.get_global_func("testing.apply")(tvm_ffi.convert(lambda x: x), obj._move())
+    assert obj.__chandle__() == 0
+    return obj
+
+
+def never_set(cls: type) -> Any:
+    """An instance of cls made without a native object."""
+    return cls.__new__(cls)
+
+
+@pytest.mark.parametrize("make", [moved_out, lambda a: never_set(tvm_ffi.Array)])
+def test_sequence_without_native_object_raises_value_error(make: Callable[[Any], Any]) -> None:
+    array = make(tvm_ffi.Array([1, 2]))
+    for use in (len, lambda a: a[0], list, hash):
+        with pytest.raises(ValueError, match=NO_NATIVE_OBJECT):
+            use(array)
+
+
+@pytest.mark.parametrize("make", [moved_out, lambda f: never_set(tvm_ffi.Function)])
+def test_function_without_native_object_raises_value_error(make: Callable[[Any], Any]) -> None:
+    func = make(tvm_ffi.convert(lambda: 1))
+    with pytest.raises(ValueError, match=NO_NATIVE_OBJECT):
+        func()
+    with pytest.raises(ValueError, match=NO_NATIVE_OBJECT):
+        func.__call__(1)
+
+
+def test_tensor_without_native_object_raises_value_error() -> None:
+    numpy = pytest.importorskip("numpy")
+    tensor = moved_out(tvm_ffi.from_dlpack(numpy.zeros(3)))
+    uses = [
+        lambda t: t.shape,
+        lambda t: t.strides,
+        lambda t: t.dtype,
+        lambda t: t.device,
+        lambda t: t.ndim,
+        lambda t: t.data_ptr(),
+        lambda t: t.is_contiguous(),
+        lambda t: t.__dlpack_device__(),
+        lambda t: t.__dlpack__(),
+        tvm_ffi.from_dlpack,
+        numpy.from_dlpack,
+    ]
+    for use in uses:
+        with pytest.raises(ValueError, match=NO_NATIVE_OBJECT):
+            use(tensor)
+    assert repr(tensor) == "Tensor(chandle=None)"
+
+
+def test_error_without_native_object_raises_value_error() -> None:
+    error = never_set(core.Error)
+    for use in (lambda e: e.kind, lambda e: e.message, lambda e: e.backtrace):
+        with pytest.raises(ValueError, match=NO_NATIVE_OBJECT):
+            use(error)
 
 
 def test_function_cannot_be_pickled() -> None:

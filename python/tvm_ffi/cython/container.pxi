@@ -45,11 +45,14 @@ cdef class CContainerBase(CObject):
 cdef class CSequenceBase(CContainerBase):
     """Native base of Array and List: length and indexing read the sequence cell directly."""
 
+    cdef inline const TVMFFISeqCell* cell(self) except NULL:
+        return TVMFFIPySeqCell(live_handle(self))
+
     def __len__(self):
-        return TVMFFIPySeqCell(self.chandle).size
+        return self.cell().size
 
     def __getitem__(self, index):
-        cdef const TVMFFISeqCell* cell = TVMFFIPySeqCell(self.chandle)
+        cdef const TVMFFISeqCell* cell = self.cell()
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(cell.size))]
         if not isinstance(index, int):
@@ -63,8 +66,8 @@ cdef class CSequenceBase(CContainerBase):
 
     def __iter__(self):
         cdef int64_t i = 0
-        while i < TVMFFIPySeqCell(self.chandle).size:
-            yield element_value(TVMFFIPySeqCell(self.chandle), i, self.exchange_api)
+        while i < self.cell().size:
+            yield element_value(self.cell(), i, self.exchange_api)
             i += 1
 
 
@@ -82,8 +85,9 @@ cdef object make_framework_result(TVMFFIAny* owned, const DLPackExchangeAPI* api
     """make_result for a framework's call: tensors become its tensors, containers keep the tag."""
     if owned.type_index == kTVMFFITensor:
         return tensor_to_framework(TVMFFIPyCellObject(owned), api)
+    cdef bint is_container = is_container_index(owned.type_index)
     value = make_result(owned)
-    if isinstance(value, CContainerBase):
+    if is_container and isinstance(value, CContainerBase):
         (<CContainerBase>value).exchange_api = api
     return value
 

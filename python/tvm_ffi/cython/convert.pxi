@@ -294,7 +294,9 @@ cdef int set_container_items(TVMFFIAny* out, object value, TVMFFIObjectHandle* t
     cdef TVMFFIAny result
     cdef TVMFFIPyCallContext inner
     TVMFFIPySetNone(&result)
-    call_packed_in((<CObject>func).chandle, tuple(items), &result, False, &inner)
+    args = tuple(items)
+    call_packed_in((<CObject>func).chandle, <PyObject*>args, NULL, len(args), &result, False,
+                   &inner)
     merge_call_context(TVMFFIPyCurrentCallContext(), &inner)
     return set_owned(out, TVMFFIPyCellObject(&result), temp)
 

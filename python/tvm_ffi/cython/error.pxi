@@ -31,22 +31,22 @@ class Error(Object):
     @property
     def kind(self) -> str:
         """The error kind, named after a Python exception class (e.g. ``"ValueError"``)."""
-        return byte_array_to_str(TVMFFIPyErrorCell((<CObject>self).chandle).kind)
+        return byte_array_to_str(TVMFFIPyErrorCell(live_handle(self)).kind)
 
     @property
     def message(self) -> str:
         """The error message."""
-        return byte_array_to_str(TVMFFIPyErrorCell((<CObject>self).chandle).message)
+        return byte_array_to_str(TVMFFIPyErrorCell(live_handle(self)).message)
 
     @property
     def backtrace(self) -> str:
         """Frames as ``  File "<file>", line <n>, in <func>`` lines, most recent first."""
-        return byte_array_to_str(TVMFFIPyErrorCell((<CObject>self).chandle).backtrace)
+        return byte_array_to_str(TVMFFIPyErrorCell(live_handle(self)).backtrace)
 
     @property
     def extra_context(self):
         """An optional payload object attached to the error, or None."""
-        cdef TVMFFIObjectHandle ctx = TVMFFIPyErrorCell((<CObject>self).chandle).extra_context
+        cdef TVMFFIObjectHandle ctx = TVMFFIPyErrorCell(live_handle(self)).extra_context
         if ctx == NULL:
             return None
         TVMFFIObjectIncRef(ctx)

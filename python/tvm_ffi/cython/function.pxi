@@ -14,14 +14,15 @@ cdef int call_packed(TVMFFIObjectHandle func, tuple args, TVMFFIAny* result,
                      bint release_gil) except -1:
     """Converts args, calls func (optionally without the GIL) and checks the return code."""
     cdef TVMFFIPyCallContext ctx
-    return call_packed_in(func, args, result, release_gil, &ctx)
+    return call_packed_in(func, <PyObject*>args, NULL, len(args), result, release_gil, &ctx)
 
 
-cdef int call_packed_in(TVMFFIObjectHandle func, tuple args, TVMFFIAny* result,
-                        bint release_gil, TVMFFIPyCallContext* ctx) except -1:
+cdef int call_packed_in(TVMFFIObjectHandle func, PyObject* arg_tuple, PyObject** arg_array,
+                        Py_ssize_t num_args, TVMFFIAny* result, bint release_gil,
+                        TVMFFIPyCallContext* ctx) except -1:
     """call_packed that also reports in ctx what the tensor arguments asked for (framework,
-    stream); that environment is installed for the duration of the call."""
-    cdef Py_ssize_t num_args = len(args)
+    stream); that environment is installed for the duration of the call. The arguments are
+    arg_array (a vectorcall) when it is not NULL, else the items of arg_tuple."""
     cdef TVMFFIAny stack_cells[kStackArgs]
     cdef TVMFFIObjectHandle stack_temps[kStackArgs]
     cdef TVMFFIAny* cells = stack_cells
@@ -40,7 +41,7 @@ cdef int call_packed_in(TVMFFIObjectHandle func, tuple args, TVMFFIAny* result,
             raise MemoryError()
     try:
         if num_args != 0:
-            convert_args(args, cells, temps, &converted, ctx)
+            convert_args(arg_tuple, arg_array, num_args, cells, temps, &converted, ctx)
         if ctx.exchange_api != NULL or ctx.has_stream:
             ret = call_in_env(func, cells, <int32_t>num_args, result, release_gil, ctx)
         elif release_gil:
@@ -60,17 +61,18 @@ cdef int call_packed_in(TVMFFIObjectHandle func, tuple args, TVMFFIAny* result,
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-cdef int convert_args(tuple args, TVMFFIAny* cells, TVMFFIObjectHandle* temps,
-                      Py_ssize_t* converted, TVMFFIPyCallContext* ctx) except -1:
+cdef int convert_args(PyObject* arg_tuple, PyObject** arg_array, Py_ssize_t num_args,
+                      TVMFFIAny* cells, TVMFFIObjectHandle* temps, Py_ssize_t* converted,
+                      TVMFFIPyCallContext* ctx) except -1:
     """Converts every argument with ctx as this thread's call context."""
     cdef TVMFFIPyCallContext* previous = TVMFFIPySwapCallContext(ctx)
     cdef Py_ssize_t i
     cdef PyObject* item
     try:
-        for i in range(len(args)):
+        for i in range(num_args):
             temps[i] = NULL
             converted[0] = i + 1
-            item = TVMFFIPyTupleItem(args, i)
+            item = arg_array[i] if arg_array != NULL else TVMFFIPyTupleItem(<object>arg_tuple, i)
             # Exact ints are the most common argument: no call, no reference counting.
             if not TVMFFIPyTrySetExactInt(item, &cells[i]):
                 convert_arg(<object>item, &cells[i], &temps[i])
@@ -100,7 +102,8 @@ cdef class Function(CObject):
         cdef TVMFFIAny result
         cdef TVMFFIPyCallContext ctx
         TVMFFIPySetNone(&result)
-        call_packed_in(self.chandle, args, &result, self.release_gil, &ctx)
+        call_packed_in(live_handle(self), <PyObject*>args, NULL, len(args), &result,
+                       self.release_gil, &ctx)
         return make_call_result(&result, &ctx)
 
     def __repr__(self):
@@ -145,6 +148,34 @@ cdef class Function(CObject):
 
 
 Object.register(Function)
+
+
+cdef extern from "tvm_ffi_python_vectorcall.h":
+    object TVMFFIPyMakeVectorcallSubtype(object base, const char* name, const char* doc,
+                                         void* entry)
+    Py_ssize_t PyVectorcall_NARGS(size_t nargsf)
+
+
+cdef object call_function_vectorcall(PyObject* self, PyObject** args, size_t nargsf,
+                                     PyObject* kwnames):
+    """Function.__call__ as a vectorcall: the arguments arrive as the caller's array."""
+    if kwnames != NULL and len(<tuple>kwnames) != 0:
+        raise TypeError(f"Function got unexpected keyword arguments {<tuple>kwnames}")
+    cdef Function func = <Function>self
+    cdef TVMFFIAny result
+    cdef TVMFFIPyCallContext ctx
+    TVMFFIPySetNone(&result)
+    call_packed_in(live_handle(func), NULL, args, PyVectorcall_NARGS(nargsf), &result,
+                   func.release_gil, &ctx)
+    return make_call_result(&result, &ctx)
+
+
+# The public Function class: Function with vectorcall, so that calls build no argument tuple.
+# Every Function made from a handle is of this class (registration.pxi).
+cdef object _vectorcall_function = TVMFFIPyMakeVectorcallSubtype(
+    Function, "tvm_ffi.core.Function",
+    "A native function (``ffi.Function``); calling it converts arguments and the result.",
+    <void*>call_function_vectorcall)
 
 
 # ------------------------------------------------------------------------------------------

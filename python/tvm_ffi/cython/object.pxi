@@ -10,8 +10,10 @@ cdef class CObject:
     cdef void* chandle
 
     def __dealloc__(self):
+        # The GIL is held: the last reference to one of our tensors is recycled. Subclasses
+        # define no __dealloc__ of their own, which would cost an exception save and restore.
         if self.chandle != NULL:
-            TVMFFIObjectDecRef(self.chandle)
+            TVMFFIPyDecRefHoldingGIL(self.chandle)
             self.chandle = NULL
 
     def __chandle__(self) -> int:
@@ -231,6 +233,14 @@ cdef object resolve_ancestor_class(int32_t type_index):
             return _TYPE_INDEX_TO_CLS[ancestor]
         depth -= 1
     return Object
+
+
+cdef TVMFFIObjectHandle live_handle(CObject obj) except NULL:
+    """obj's native handle; ValueError when it has none (moved out or never set)."""
+    if obj.chandle == NULL:
+        raise ValueError(f"{type(obj).__name__} has no native object: its handle was moved "
+                         "out (by _move()) or never set")
+    return obj.chandle
 
 
 cdef object make_object_from_handle(TVMFFIObjectHandle handle):

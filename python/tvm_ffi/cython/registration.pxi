@@ -3,7 +3,7 @@
 
 _register_object_class(kTVMFFIObject, Object)
 _register_object_class(kTVMFFIError, Error)
-_register_object_class(kTVMFFIFunction, Function)
+_register_object_class(kTVMFFIFunction, _vectorcall_function)
 _register_object_class(kTVMFFIOpaquePyObject, OpaquePyObject)
 _register_object_class(kTVMFFITensor, Tensor)
 Object.register(OpaquePyObject)
@@ -12,3 +12,6 @@ MISSING = wrap_sentinel(_MissingObject, _get_builtin_func("ffi.GetInvalidObject"
 KWARGS = wrap_sentinel(_KwargsObject, _get_builtin_func("ffi.GetKwargsObject"))
 
 TVMFFIPyRegisterFrontendHooks()
+
+# Python code sees the vectorcall subclass as Function (Cython code keeps the base class).
+globals()["Function"] = _vectorcall_function

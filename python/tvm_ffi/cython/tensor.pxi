@@ -14,14 +14,8 @@ cdef class Tensor(CObject):
     def __init__(self, *args, **kwargs):
         raise TypeError("Tensor cannot be constructed directly; use tvm_ffi.from_dlpack")
 
-    def __dealloc__(self):
-        # Runs before CObject's: the GIL is held, so our own tensor objects are recycled.
-        if self.chandle != NULL:
-            TVMFFIPyDecRefHoldingGIL(self.chandle)
-            self.chandle = NULL
-
-    cdef inline DLTensor* cell(self):
-        return TVMFFIPyTensorCell(self.chandle)
+    cdef inline DLTensor* cell(self) except NULL:
+        return TVMFFIPyTensorCell(live_handle(self))
 
     @property
     def shape(self) -> tuple:
@@ -136,9 +130,7 @@ cdef bint is_row_major(const DLTensor* t) noexcept:
 
 cdef object tensor_to_capsule(Tensor tensor, bint versioned):
     cdef PyObject* capsule = NULL
-    if tensor.chandle == NULL:
-        raise ValueError("cannot export a NULL Tensor")
-    cdef int ret = TVMFFIPyTensorToCapsule(tensor.chandle, versioned, &capsule)
+    cdef int ret = TVMFFIPyTensorToCapsule(live_handle(tensor), versioned, &capsule)
     if ret == -1:
         CHECK_CALL(ret)
     if ret == -2:

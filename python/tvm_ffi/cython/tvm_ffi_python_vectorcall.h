@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Vectorcall (PEP 590) for one Cython class. Cython gives cdef class instances only tp_call,
+   which packs the arguments of every call into a tuple. TVMFFIPyMakeVectorcallSubtype makes
+   a heap subtype whose instances carry a vectorcall entry, so calls pass their arguments as
+   the caller's array. Only one such subtype exists per process (Function). */
+#ifndef TVM_FFI_PYTHON_VECTORCALL_H_
+#define TVM_FFI_PYTHON_VECTORCALL_H_
+
+#include <Python.h>
+
+#if PY_VERSION_HEX >= 0x030C0000
+#define TVM_FFI_PY_MEMBER_SSIZE Py_T_PYSSIZET
+#define TVM_FFI_PY_MEMBER_READONLY Py_READONLY
+#else
+#include <structmember.h>
+#define TVM_FFI_PY_MEMBER_SSIZE T_PYSSIZET
+#define TVM_FFI_PY_MEMBER_READONLY READONLY
+#endif
+
+typedef struct {
+  Py_ssize_t entry_offset; /* where each instance keeps its vectorcall entry */
+  vectorcallfunc entry;
+  newfunc base_new;
+  destructor base_dealloc;
+  int base_releases_type; /* a heap base's dealloc drops the instance's type reference */
+} TVMFFIPyVectorcallClass;
+
+static TVMFFIPyVectorcallClass tvm_ffi_py_vectorcall_class;
+
+static PyObject* TVMFFIPyVectorcallNew(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
+  PyObject* self = tvm_ffi_py_vectorcall_class.base_new(type, args, kwargs);
+  if (self != NULL) {
+    *(vectorcallfunc*)((char*)self + tvm_ffi_py_vectorcall_class.entry_offset) =
+        tvm_ffi_py_vectorcall_class.entry;
+  }
+  return self;
+}
+
+/* Instances of a heap type hold a reference to it; a static base's dealloc does not drop it. */
+static void TVMFFIPyVectorcallDealloc(PyObject* self) {
+  PyTypeObject* type = Py_TYPE(self);
+  tvm_ffi_py_vectorcall_class.base_dealloc(self);
+  if (!tvm_ffi_py_vectorcall_class.base_releases_type) Py_DECREF(type);
+}
+
+static int TVMFFIPyReadTypeSlots(PyObject* base, Py_ssize_t* basicsize) {
+#if defined(Py_LIMITED_API) || PY_VERSION_HEX >= 0x030A0000
+  PyTypeObject* type = (PyTypeObject*)base;
+  tvm_ffi_py_vectorcall_class.base_new = (newfunc)PyType_GetSlot(type, Py_tp_new);
+  tvm_ffi_py_vectorcall_class.base_dealloc = (destructor)PyType_GetSlot(type, Py_tp_dealloc);
+#else
+  tvm_ffi_py_vectorcall_class.base_new = ((PyTypeObject*)base)->tp_new;
+  tvm_ffi_py_vectorcall_class.base_dealloc = ((PyTypeObject*)base)->tp_dealloc;
+#endif
+  PyObject* size = PyObject_GetAttrString(base, "__basicsize__");
+  if (size == NULL) return -1;
+  *basicsize = PyLong_AsSsize_t(size);
+  Py_DECREF(size);
+  if (*basicsize < 0) return -1;
+  tvm_ffi_py_vectorcall_class.base_releases_type =
+      (PyType_GetFlags((PyTypeObject*)base) & Py_TPFLAGS_HEAPTYPE) != 0;
+  return 0;
+}
+
+/* A subclass `name` of base (which must define tp_call with the same meaning) whose
+   instances are called through `entry`. Returns a new reference, or NULL with an error set. */
+static PyObject* TVMFFIPyMakeVectorcallSubtype(PyObject* base, const char* name, const char* doc,
+                                               void* entry) {
+  static PyMemberDef members[2];
+  static PyType_Slot slots[5];
+  static PyType_Spec spec;
+  Py_ssize_t basicsize;
+  if (TVMFFIPyReadTypeSlots(base, &basicsize) != 0) return NULL;
+  basicsize = (basicsize + (Py_ssize_t)sizeof(void*) - 1) / (Py_ssize_t)sizeof(void*) *
+              (Py_ssize_t)sizeof(void*);
+  tvm_ffi_py_vectorcall_class.entry_offset = basicsize;
+  tvm_ffi_py_vectorcall_class.entry = (vectorcallfunc)entry;
+  members[0].name = "__vectorcalloffset__";
+  members[0].type = TVM_FFI_PY_MEMBER_SSIZE;
+  members[0].offset = basicsize;
+  members[0].flags = TVM_FFI_PY_MEMBER_READONLY;
+  slots[0].slot = Py_tp_members;
+  slots[0].pfunc = members;
+  slots[1].slot = Py_tp_new;
+  slots[1].pfunc = (void*)TVMFFIPyVectorcallNew;
+  slots[2].slot = Py_tp_dealloc;
+  slots[2].pfunc = (void*)TVMFFIPyVectorcallDealloc;
+  slots[3].slot = Py_tp_doc;
+  slots[3].pfunc = (void*)doc;
+  spec.name = name;
+  spec.basicsize = (int)(basicsize + (Py_ssize_t)sizeof(vectorcallfunc));
+  spec.flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_VECTORCALL;
+#ifdef Py_TPFLAGS_IMMUTABLETYPE
+  /* As mutable as base: under the limited API Cython's classes are mutable, and from 3.12
+     assigning __call__ on a mutable class also turns its vectorcall off. */
+  spec.flags |= PyType_GetFlags((PyTypeObject*)base) & Py_TPFLAGS_IMMUTABLETYPE;
+#endif
+  spec.slots = slots;
+  PyObject* bases = PyTuple_Pack(1, base);
+  if (bases == NULL) return NULL;
+  PyObject* type = PyType_FromSpecWithBases(&spec, bases);
+  Py_DECREF(bases);
+  return type;
+}
+
+#endif /* TVM_FFI_PYTHON_VECTORCALL_H_ */
