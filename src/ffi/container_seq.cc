@@ -35,6 +35,7 @@
 #include <tvm/ffi/reflection/registry.h>
 
 #include <cstdint>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -97,6 +98,15 @@ Any ListPop(const List<Any>& lst, int64_t i) {
   return item;
 }
 
+/// Like Python's own containers, a request for more memory than there is raises MemoryError.
+void ListReserve(const List<Any>& lst, int64_t n) {
+  try {
+    lst->Reserve(n);
+  } catch (const std::bad_alloc&) {
+    TVM_FFI_THROW(MemoryError) << "ffi.ListReserve(): cannot make room for " << n << " elements";
+  }
+}
+
 void RegisterArrayFunctions() {
   reflection::GlobalDef()
       .def_packed("ffi.Array",
@@ -138,7 +148,7 @@ void RegisterListFunctions() {
            })
       .def("ffi.ListReplaceSlice", ListReplaceSlice)
       .def("ffi.ListClear", [](const List<Any>& lst) { lst->clear(); })
-      .def("ffi.ListReserve", [](const List<Any>& lst, int64_t n) { lst->Reserve(n); })
+      .def("ffi.ListReserve", ListReserve)
       .def("ffi.ListReverse", [](const List<Any>& lst) { lst->Reverse(); });
 }
 

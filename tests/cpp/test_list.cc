@@ -95,6 +95,13 @@ TEST(List, GlobalFunctions) {
   EXPECT_EQ(Items(lst), (std::vector<int64_t>{3, 9}));
   global("ffi.ListReserve")(lst, 64);
   EXPECT_GE(lst.cast<List<int64_t>>().capacity(), 64u);
+  // Sizes whose byte count wraps around size_t, or that no allocator can satisfy.
+  for (int64_t huge : {int64_t{1} << 62, int64_t{1} << 59, INT64_MAX}) {
+    EXPECT_EQ(ErrorText([&] { global("ffi.ListReserve")(lst, huge); }),
+              "MemoryError: ffi.ListReserve(): cannot make room for " + std::to_string(huge) +
+                  " elements");
+  }
+  EXPECT_EQ(Items(lst), (std::vector<int64_t>{3, 9}));
   EXPECT_EQ(ErrorText([&] { global("ffi.ListGetItem")(lst, 2); }),
             "IndexError: Index 2 out of bounds 2");
   EXPECT_EQ(ErrorText([&] { global("ffi.ListInsert")(lst, 3, 1); }),

@@ -5,6 +5,7 @@
 #include <tvm/ffi/object.h>
 
 #include <cstdint>
+#include <new>
 #include <stdexcept>
 #include <vector>
 
@@ -77,6 +78,24 @@ TEST(MakeInplaceArrayObject, ElementsLiveAfterTheObject) {
   EXPECT_EQ(arr->type_index(), IntArrayObj::RuntimeTypeIndex());
   arr.reset();
   EXPECT_EQ(destroyed, 1);
+}
+
+TEST(CheckedAllocationSize, RefusesSizesThatDoNotFit) {
+  using tvm::ffi::details::CheckedAllocationSize;
+  EXPECT_EQ(CheckedAllocationSize(3, 16, 8), 56u);
+  EXPECT_EQ(CheckedAllocationSize(0, 16), 0u);
+  EXPECT_THROW(CheckedAllocationSize(-1, 16), std::bad_alloc);
+  EXPECT_THROW(CheckedAllocationSize(int64_t{1} << 60, 16), std::bad_alloc);  // wraps to 0
+  const auto largest = static_cast<int64_t>((SIZE_MAX - 16) / 8);  // the header still fits
+  EXPECT_EQ(CheckedAllocationSize(largest, 8, 16), 16 + static_cast<size_t>(largest) * 8);
+  EXPECT_THROW(CheckedAllocationSize(largest + 1, 8, 16), std::bad_alloc);
+}
+
+TEST(MakeInplaceArrayObject, RefusesACountWhoseSizeWrapsAround) {
+  int destroyed = 0;
+  EXPECT_THROW((make_inplace_array_object<IntArrayObj, int64_t>(size_t{1} << 61, 0, &destroyed)),
+               std::bad_alloc);
+  EXPECT_EQ(destroyed, 0);
 }
 
 TEST(MakeObject, ConstructorExceptionPropagatesAndFreesStorage) {

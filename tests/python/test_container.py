@@ -139,6 +139,14 @@ def test_list_default_is_empty() -> None:
     assert len(List()) == 0
 
 
+@pytest.mark.parametrize("count", [2**62, 2**59, 2**63 - 1])
+def test_list_reserve_beyond_memory_raises_memory_error(count: int) -> None:
+    lst = List([1, 2])
+    with pytest.raises(MemoryError, match="cannot make room"):
+        tvm_ffi.get_global_func("ffi.ListReserve")(lst, count)
+    assert list(lst) == [1, 2]
+
+
 def test_list_setitem_index_and_negative_index() -> None:
     lst = List([1, 2, 3])
     lst[0] = 10

@@ -5,6 +5,8 @@
 
 #include <tvm/ffi/object.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <type_traits>
@@ -31,6 +33,15 @@ inline void* AllocateStorage(size_t size, size_t align) {
 }
 
 inline void FreeStorage(void* ptr) { std::free(ptr); }
+
+/// header + count * elem_size bytes; throws std::bad_alloc when count is negative or the size
+/// does not fit in size_t (a huge requested count must not wrap around to a small buffer).
+inline size_t CheckedAllocationSize(int64_t count, size_t elem_size, size_t header = 0) {
+  if (count < 0 || static_cast<uint64_t>(count) > (SIZE_MAX - header) / elem_size) {
+    throw std::bad_alloc();
+  }
+  return header + static_cast<size_t>(count) * elem_size;
+}
 
 /// Base of allocators: writes the header of a freshly constructed object.
 template <typename Derived>
@@ -107,8 +118,10 @@ class SimpleObjAllocator : public ObjAllocatorBase<SimpleObjAllocator> {
     static ArrayType* New(SimpleObjAllocator*, size_t num_elems, Args&&... args) {
       constexpr size_t kAlign =
           alignof(ArrayType) > alignof(ElemType) ? alignof(ArrayType) : alignof(ElemType);
-      return StorageHandler<ArrayType>::NewWithExtra(num_elems * sizeof(ElemType), kAlign,
-                                                     std::forward<Args>(args)...);
+      size_t extra = CheckedAllocationSize(static_cast<int64_t>(num_elems), sizeof(ElemType),
+                                           sizeof(ArrayType)) -
+                     sizeof(ArrayType);
+      return StorageHandler<ArrayType>::NewWithExtra(extra, kAlign, std::forward<Args>(args)...);
     }
   };
 };

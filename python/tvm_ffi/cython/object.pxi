@@ -235,12 +235,16 @@ cdef object resolve_ancestor_class(int32_t type_index):
     return Object
 
 
-cdef TVMFFIObjectHandle live_handle(CObject obj) except NULL:
+cdef inline TVMFFIObjectHandle live_handle(CObject obj) except NULL:
     """obj's native handle; ValueError when it has none (moved out or never set)."""
     if obj.chandle == NULL:
-        raise ValueError(f"{type(obj).__name__} has no native object: its handle was moved "
-                         "out (by _move()) or never set")
+        raise_no_native_object(obj)
     return obj.chandle
+
+
+cdef int raise_no_native_object(CObject obj) except -1:
+    raise ValueError(f"{type(obj).__name__} has no native object: its handle was moved "
+                     "out (by _move()) or never set")
 
 
 cdef object make_object_from_handle(TVMFFIObjectHandle handle):

@@ -30,7 +30,8 @@ class DictObj : public MapBaseObj {
  public:
   static ObjectPtr<DictObj> NewSmall(uint64_t cap) {
     ObjectPtr<DictObj> obj = make_inplace_array_object<DictObj, DenseExt>(1);
-    void* buffer = std::malloc(static_cast<size_t>(cap) * sizeof(KVPair));
+    void* buffer =
+        std::malloc(details::CheckedAllocationSize(static_cast<int64_t>(cap), sizeof(KVPair)));
     if (buffer == nullptr) throw std::bad_alloc();
     obj->InitSmall(buffer, cap, FreeBuffer);
     *obj->Ext() = DenseExt{0, 0, kInvalidIndex, kInvalidIndex};

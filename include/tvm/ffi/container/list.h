@@ -35,7 +35,7 @@ class ListObj : public SeqBaseObj {
   /// Makes room for at least n elements (the buffer is replaced, elements relocated).
   void Reserve(int64_t n) {
     if (n <= TVMFFISeqCell::capacity) return;
-    void* buffer = std::malloc(static_cast<size_t>(n) * sizeof(Any));
+    void* buffer = std::malloc(details::CheckedAllocationSize(n, sizeof(Any)));
     if (buffer == nullptr) throw std::bad_alloc();
     int64_t count = TVMFFISeqCell::size;
     if (TVMFFISeqCell::data != nullptr) RelocateTo(static_cast<Any*>(buffer));
