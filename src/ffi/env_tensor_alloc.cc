@@ -3,9 +3,11 @@
 // TVMFFIEnvTensorAlloc, which kernels use to allocate outputs in the caller's framework.
 #include <dlpack/dlpack.h>
 #include <tvm/ffi/c_api.h>
+#include <tvm/ffi/container/tensor_details.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/extra/c_env_api.h>
 
+#include <algorithm>
 #include <atomic>
 
 namespace {
@@ -46,6 +48,9 @@ int TVMFFIEnvTensorAlloc(DLTensor* prototype, TVMFFIObjectHandle* out) {
            "tensors passed to a call)";
   }
   if (prototype == nullptr) TVM_FFI_THROW(ValueError) << "TVMFFIEnvTensorAlloc: prototype is NULL";
+  tvm::ffi::details::CheckAllocatableShape(
+      tvm::ffi::ShapeView(prototype->shape, static_cast<size_t>(std::max(prototype->ndim, 0))),
+      prototype->dtype);
   DLTensor request{};
   request.device = prototype->device;
   request.ndim = prototype->ndim;

@@ -296,6 +296,34 @@ TEST(TensorNDAlloc, StridedKeepsGivenStrides) {
   EXPECT_EQ(allocated, 1);
 }
 
+TEST(TensorNDAlloc, RefusesShapesWhoseSizeCannotBeAllocated) {
+  int allocated = 0, freed = 0;
+  auto make = [&](std::vector<int64_t> shape, DLDataType dtype) {
+    return ErrorText([&] {
+      Tensor::FromNDAlloc(CountingAlloc{&allocated, &freed}, ShapeView(shape.data(), shape.size()),
+                          dtype, kCPU);
+    });
+  };
+  const std::string too_big = "ValueError: tensor shape too big: its size in bytes overflows int64";
+  EXPECT_EQ(make({int64_t{1} << 40, int64_t{1} << 40}, kFloat32), too_big);
+  EXPECT_EQ(make({int64_t{1} << 60}, kFloat32), too_big);                     // 2^65 bits
+  EXPECT_EQ(make({int64_t{1} << 58}, DLDataType{kDLFloat, 32, 4}), too_big);  // via lanes
+  EXPECT_EQ(make({3, -2}, kFloat32), "ValueError: negative dimension -2 in tensor shape");
+  EXPECT_EQ(ErrorText([&] {
+              Tensor::FromNDAllocStrided(CountingAlloc{&allocated, &freed},
+                                         {int64_t{1} << 40, int64_t{1} << 40}, {1, 1}, kFloat32,
+                                         kCPU);
+            }),
+            too_big);
+  EXPECT_EQ(allocated, 0);
+  // A zero dimension holds no data, however large the others are.
+  Tensor empty = Tensor::FromNDAlloc(CountingAlloc{&allocated, &freed},
+                                     {int64_t{1} << 40, 0, int64_t{1} << 40}, kFloat32, kCPU);
+  EXPECT_EQ(empty.numel(), 0);
+  // One element more than the bits of int64 can count is refused.
+  EXPECT_EQ(make({(INT64_MAX / 32) + 1}, kFloat32), too_big);
+}
+
 TEST(TensorNDAlloc, ZeroDimTensor) {
   int allocated = 0, freed = 0;
   Tensor tensor = MakeCPUTensor({}, &allocated, &freed);

@@ -462,3 +462,26 @@ def test_producer_deleter_runs_once() -> None:
     for _ in range(100):
         tvm_ffi.from_dlpack(producer)
     assert producer.deleted == 101
+
+
+@pytest.mark.parametrize(
+    ("shape", "message"),
+    [
+        ((2**40, 2**40), "too big"),
+        ((2**31, 2**31, 2**31), "too big"),
+        ((3, -1), "negative dimension -1"),
+    ],
+)
+def test_native_allocation_refuses_impossible_shapes(shape: tuple, message: str) -> None:
+    # The byte size of these shapes wraps around 64 bits: allocating it must fail, not succeed
+    # with a small buffer.
+    empty = tvm_ffi.get_global_func("testing.tensor_empty_cpu")
+    with pytest.raises(ValueError, match=message):
+        empty(shape, tvm_ffi.float32)
+
+
+def test_native_allocation_with_a_zero_dimension_holds_no_data() -> None:
+    empty = tvm_ffi.get_global_func("testing.tensor_empty_cpu")
+    tensor = empty((2**40, 0), tvm_ffi.float32)
+    assert tensor.shape == (2**40, 0)
+    assert tensor.numel() == 0

@@ -73,6 +73,7 @@ class Tensor : public ObjectRef {
   template <typename TNDAlloc, typename... Extra>
   static Tensor FromNDAlloc(TNDAlloc alloc, ShapeView shape, DLDataType dtype, DLDevice device,
                             Extra&&... extra) {
+    details::CheckAllocatableShape(shape, dtype);
     return Tensor(make_inplace_array_object<details::NDAllocTensorObj<TNDAlloc>, int64_t>(
         2 * shape.size(), std::move(alloc), shape, std::nullopt, dtype, device,
         std::forward<Extra>(extra)...));
@@ -85,6 +86,7 @@ class Tensor : public ObjectRef {
     if (shape.size() != strides.size()) {
       TVM_FFI_THROW(ValueError) << "shape and strides must have the same size.";
     }
+    details::CheckAllocatableShape(shape, dtype);
     return Tensor(make_inplace_array_object<details::NDAllocTensorObj<TNDAlloc>, int64_t>(
         2 * shape.size(), std::move(alloc), shape, strides, dtype, device,
         std::forward<Extra>(extra)...));

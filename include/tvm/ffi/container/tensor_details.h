@@ -36,6 +36,24 @@ inline ShapeView StridesOf(const DLTensor& tensor) {
   return ShapeView(tensor.strides, static_cast<size_t>(tensor.ndim));
 }
 
+/// Throws ValueError unless every dimension is >= 0 and the data of `shape` elements of `dtype`
+/// has a size in bits that fits in int64_t, so that an allocator computing its byte size with
+/// GetDataSize cannot wrap around to a small buffer.
+inline void CheckAllocatableShape(ShapeView shape, DLDataType dtype) {
+  for (int64_t dim : shape) {
+    if (dim < 0) TVM_FFI_THROW(ValueError) << "negative dimension " << dim << " in tensor shape";
+  }
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return;  // holds no data
+  int64_t max_elements = INT64_MAX / std::max<int64_t>(int64_t{dtype.bits} * dtype.lanes, 1);
+  int64_t elements = 1;
+  for (int64_t dim : shape) {
+    if (elements > max_elements / dim) {
+      TVM_FFI_THROW(ValueError) << "tensor shape too big: its size in bytes overflows int64";
+    }
+    elements *= dim;
+  }
+}
+
 /// A copy of `tensor` with new shape and strides (borrowed), and a byte offset of
 /// `elem_offset` elements when one is given.
 inline DLTensor StridedPrototype(const DLTensor& tensor, ShapeView shape, ShapeView strides,
