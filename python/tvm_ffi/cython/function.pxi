@@ -173,8 +173,7 @@ cdef object call_function_vectorcall(PyObject* self, PyObject** args, size_t nar
 # The public Function class: Function with vectorcall, so that calls build no argument tuple.
 # Every Function made from a handle is of this class (registration.pxi).
 cdef object _vectorcall_function = TVMFFIPyMakeVectorcallSubtype(
-    Function, "tvm_ffi.core.Function",
-    "A native function (``ffi.Function``); calling it converts arguments and the result.",
+    Function, "tvm_ffi.core.Function", Function.__doc__.encode("utf-8"),
     <void*>call_function_vectorcall)
 
 

@@ -63,7 +63,8 @@ static int TVMFFIPyReadTypeSlots(PyObject* base, Py_ssize_t* basicsize) {
 }
 
 /* A subclass `name` of base (which must define tp_call with the same meaning) whose
-   instances are called through `entry`. Returns a new reference, or NULL with an error set. */
+   instances are called through `entry`. `name` must outlive the type (before 3.12 tp_name
+   points into it); `doc` is copied. Returns a new reference, or NULL with an error set. */
 static PyObject* TVMFFIPyMakeVectorcallSubtype(PyObject* base, const char* name, const char* doc,
                                                void* entry) {
   static PyMemberDef members[2];
