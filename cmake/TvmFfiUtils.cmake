@@ -14,11 +14,10 @@ function(tvm_ffi_configure_library target)
     $<$<COMPILE_LANGUAGE:CXX>:-fvisibility-inlines-hidden>)
 endfunction()
 
-# tvm_ffi_enable_sanitizers(): ASan + UBSan on the compile and link line of every target
-# defined after this call in the current directory and below.
-function(tvm_ffi_enable_sanitizers)
-  set(_flags -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
-  message(STATUS "tvm_ffi: building with ${_flags}")
-  add_compile_options(${_flags})
-  add_link_options(${_flags})
+# tvm_ffi_add_sanitizer_flags(<flag>...): the flags on the compile and link line of every
+# target defined after this call in the current directory and below.
+function(tvm_ffi_add_sanitizer_flags)
+  message(STATUS "tvm_ffi: building with ${ARGN}")
+  add_compile_options(${ARGN})
+  add_link_options(${ARGN})
 endfunction()

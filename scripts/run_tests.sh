@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# run_tests.sh: the full test command (README): deps, lint, C++ tests (plain and ASan+UBSan),
-# pip install, pytest (plain and ASan+UBSan), the abi3 wheel on Python >= 3.12, regular wheels
-# on Python 3.9 and 3.10, examples. Sized for 90 minutes on 2 cores.
+# run_tests.sh: the full test command (README): deps, lint, C++ tests (plain, ASan+UBSan and
+# TSan), pip install, pytest (plain, ASan+UBSan and TSan), the abi3 wheel on Python >= 3.12,
+# regular wheels on Python 3.9 and 3.10, examples. Sized for 90 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -36,6 +36,10 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   cpp_build_and_test build-asan -DTVM_FFI_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
 
+step "C++ build and tests under TSan"
+TSAN_OPTIONS=halt_on_error=1:allocator_may_return_null=1 \
+  cpp_build_and_test build-tsan -DTVM_FFI_SANITIZE_THREAD=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
 step "pip install ."
 python3 -m pip install .
 
@@ -43,7 +47,10 @@ step "Python tests"
 python3 -m pytest tests/python
 
 step "Python tests under ASan+UBSan"
-bash scripts/check_python_asan.sh
+bash scripts/check_python_sanitized.sh address
+
+step "Python tests under TSan"
+bash scripts/check_python_sanitized.sh thread
 
 step "abi3 wheel on Python >= 3.12"
 bash scripts/check_abi3.sh

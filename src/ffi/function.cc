@@ -61,6 +61,9 @@ struct GlobalEntry {
   std::string metadata;
 };
 
+/// The registry of global functions. An entry that is replaced or removed is destroyed only
+/// after the lock is released: the last reference to a function runs its deleter, which may
+/// wait for the GIL (held by a thread waiting for this lock) or use the table itself.
 class GlobalFunctionTable {
  public:
   static GlobalFunctionTable* Global() {
@@ -69,14 +72,19 @@ class GlobalFunctionTable {
   }
 
   void Set(std::string name, GlobalEntry entry, bool allow_override) {
+    std::optional<GlobalEntry> replaced;  // declared before the lock: destroyed after it
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = table_.find(name);
-    if (it != table_.end() && !allow_override) {
+    if (it == table_.end()) {
+      table_.emplace(std::move(name), std::move(entry));
+      return;
+    }
+    if (!allow_override) {
       TVM_FFI_THROW(RuntimeError) << "Global Function `" << name
                                   << "` is already registered, possible causes: the same name "
                                      "is registered twice, or a library was loaded twice";
     }
-    table_[std::move(name)] = std::move(entry);
+    replaced = std::exchange(it->second, std::move(entry));
   }
 
   std::optional<GlobalEntry> Get(std::string_view name) {
@@ -96,8 +104,13 @@ class GlobalFunctionTable {
   }
 
   bool Remove(std::string_view name) {
+    std::optional<GlobalEntry> removed;  // declared before the lock: destroyed after it
     std::lock_guard<std::mutex> lock(mutex_);
-    return table_.erase(std::string(name)) != 0;
+    auto it = table_.find(std::string(name));
+    if (it == table_.end()) return false;
+    removed = std::move(it->second);
+    table_.erase(it);
+    return true;
   }
 
   std::vector<String> Names() {

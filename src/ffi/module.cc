@@ -9,6 +9,7 @@
 #include <tvm/ffi/reflection/registry.h>
 
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -131,9 +132,11 @@ struct PinnedModules {
     modules.push_back(std::move(module));
   }
   void Remove(const Module& module) {
+    std::optional<Module> removed;  // declared before the lock: destroyed after it
     std::lock_guard<std::mutex> lock(mutex);
     for (auto it = modules.begin(); it != modules.end(); ++it) {
       if (it->same_as(module)) {
+        removed = std::move(*it);
         modules.erase(it);
         return;
       }

@@ -10,7 +10,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <functional>
+#include <future>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -515,6 +519,48 @@ TEST(FunctionGlobal, ConcurrentSetGetCall) {
     EXPECT_EQ(Global(name.c_str())(1).cast<int>(), 1 + t);
     Function::RemoveGlobal(name);
   }
+}
+
+/// Whether body returns within `seconds` when run on its own thread. A thread that does not
+/// (a deadlock) is left behind, blocked.
+bool FinishesWithin(int seconds, std::function<void()> body) {
+  auto done = std::make_shared<std::promise<void>>();
+  std::future<void> finished = done->get_future();
+  std::thread([done, body = std::move(body)] {
+    body();
+    done->set_value();
+  }).detach();
+  return finished.wait_for(std::chrono::seconds(seconds)) == std::future_status::ready;
+}
+
+/// Looks up a global function when destroyed, as a deleter that takes a lock may do.
+struct UsesRegistryWhenDestroyed {
+  ~UsesRegistryWhenDestroyed() { looked_up->store(Function::GetGlobal("testing.nop").has_value()); }
+  std::shared_ptr<std::atomic<bool>> looked_up;
+};
+
+Function FunctionUsingRegistryWhenFreed(const std::shared_ptr<std::atomic<bool>>& looked_up) {
+  auto holder = std::make_shared<UsesRegistryWhenDestroyed>(UsesRegistryWhenDestroyed{looked_up});
+  return Function::FromTyped([holder]() { return 1; });
+}
+
+TEST(FunctionGlobal, RemovedFunctionIsFreedOutsideTheRegistryLock) {
+  const char* name = "test_function.freed_on_remove";
+  auto looked_up = std::make_shared<std::atomic<bool>>(false);
+  Function::SetGlobal(name, FunctionUsingRegistryWhenFreed(looked_up));
+  EXPECT_TRUE(FinishesWithin(20, [name] { Function::RemoveGlobal(name); }));
+  EXPECT_TRUE(looked_up->load());
+}
+
+TEST(FunctionGlobal, ReplacedFunctionIsFreedOutsideTheRegistryLock) {
+  const char* name = "test_function.freed_on_override";
+  auto looked_up = std::make_shared<std::atomic<bool>>(false);
+  Function::SetGlobal(name, FunctionUsingRegistryWhenFreed(looked_up));
+  EXPECT_TRUE(FinishesWithin(
+      20, [name] { Function::SetGlobal(name, Function::FromTyped([]() { return 2; }), true); }));
+  EXPECT_TRUE(looked_up->load());
+  EXPECT_EQ(Global(name)().cast<int>(), 2);
+  Function::RemoveGlobal(name);
 }
 
 // ---------------------------------------------------------------- testing.* from C++

@@ -200,3 +200,36 @@ def test_string_object_names_are_accepted(unique_name: str) -> None:
     assert tvm_ffi.get_global_func_metadata(name) == {}
     tvm_ffi.remove_global_func(name)
     assert tvm_ffi.get_global_func(unique_name, allow_missing=True) is None
+
+
+# One thread replaces a Python global while holding the GIL (waiting for the registry's lock);
+# another removes it inside a GIL-releasing call, which frees the Python callable (needing the
+# GIL). Freed under the registry's lock, this deadlocked within a second.
+_REGISTER_REMOVE_RACE = """
+import threading, time
+import tvm_ffi
+
+stop = time.monotonic() + 2.0
+counts = {"register": 0, "remove": 0}
+
+def register():
+    while time.monotonic() < stop:
+        tvm_ffi.register_global_func("testreg.race", lambda: None, override=True)
+        counts["register"] += 1
+
+def remove():
+    while time.monotonic() < stop:
+        tvm_ffi.remove_global_func("testreg.race")
+        counts["remove"] += 1
+
+threads = [threading.Thread(target=register), threading.Thread(target=remove)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print(counts["register"] > 0 and counts["remove"] > 0)
+"""
+
+
+def test_replacing_and_removing_from_threads_does_not_deadlock(run_python) -> None:
+    assert run_python("-c", _REGISTER_REMOVE_RACE).stdout.strip() == "True"

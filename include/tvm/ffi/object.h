@@ -23,6 +23,26 @@ using TypeInfo = TVMFFITypeInfo;
 /// Tag selecting the constructors that leave an object reference empty on purpose.
 struct UnsafeInit {};
 
+namespace details {
+#if defined(__SANITIZE_THREAD__)
+#define TVM_FFI_THREAD_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TVM_FFI_THREAD_SANITIZER 1
+#endif
+#endif
+
+#ifdef TVM_FFI_THREAD_SANITIZER
+// ThreadSanitizer does not model fences, so under it each decrement acquires by itself.
+inline constexpr std::memory_order kDecRefOrder = std::memory_order_acq_rel;
+inline void AcquireBeforeDelete() {}
+#else
+/// Reference decrements release; the one that reaches zero then acquires before deleting.
+inline constexpr std::memory_order kDecRefOrder = std::memory_order_release;
+inline void AcquireBeforeDelete() { std::atomic_thread_fence(std::memory_order_acquire); }
+#endif
+}  // namespace details
+
 /// The type keys of the predefined type indices (ABI section 3).
 struct StaticTypeKey {
   static constexpr const char* kTVMFFIAny = "Any";
@@ -124,21 +144,21 @@ class Object {
   }
   void IncRef() { AtomicRefCount().fetch_add(1, std::memory_order_relaxed); }
   void DecRef() {
-    uint64_t before = AtomicRefCount().fetch_sub(1, std::memory_order_release);
+    uint64_t before = AtomicRefCount().fetch_sub(1, details::kDecRefOrder);
     if (before == kBothOne) {
-      std::atomic_thread_fence(std::memory_order_acquire);
+      details::AcquireBeforeDelete();
       if (header_.deleter) header_.deleter(this, kTVMFFIObjectDeleterFlagBitMaskBoth);
     } else if ((before & kStrongMask) == 1) {
-      std::atomic_thread_fence(std::memory_order_acquire);
+      details::AcquireBeforeDelete();
       if (header_.deleter) header_.deleter(this, kTVMFFIObjectDeleterFlagBitMaskStrong);
       DecWeakRef();
     }
   }
   void IncWeakRef() { AtomicRefCount().fetch_add(kWeakOne, std::memory_order_relaxed); }
   void DecWeakRef() {
-    uint64_t before = AtomicRefCount().fetch_sub(kWeakOne, std::memory_order_release);
+    uint64_t before = AtomicRefCount().fetch_sub(kWeakOne, details::kDecRefOrder);
     if (before == kWeakOne) {
-      std::atomic_thread_fence(std::memory_order_acquire);
+      details::AcquireBeforeDelete();
       if (header_.deleter) header_.deleter(this, kTVMFFIObjectDeleterFlagBitMaskWeak);
     }
   }

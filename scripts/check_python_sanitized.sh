@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# check_python_sanitized.sh address|thread: builds the package (libtvm_ffi.so and the Cython
+# extension) with ASan and UBSan ("address") or with TSan ("thread") into a venv that sees the
+# system's packages, and runs the Python tests with the sanitizer runtimes preloaded into Python.
+# Any sanitizer report fails the run.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+MODE="${1:-address}"
+
+# Deselected under the preloaded runtimes, each for a reason unrelated to our code:
+# - the sanitized library links the sanitizer runtime, which the dependency check refuses;
+# - the binary-compatibility drivers are separate programs that load the sanitized library
+#   without the sanitizer runtime first, which the sanitizers refuse at start-up;
+# - nvcc, run by the CUDA JIT test, crashes with the runtimes preloaded.
+deselect=(
+  --deselect tests/python/test_abi_symbols.py::test_needs_only_system_libraries
+  --deselect tests/python/test_binary_compat.py
+  --deselect tests/python/test_cpp_jit.py::test_cuda_sources_compile_with_nvcc
+)
+
+case "${MODE}" in
+  address)
+    cmake_option=TVM_FFI_SANITIZE
+    preload="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so)"
+    # Leak checking stays off: CPython itself keeps allocations alive until exit. Impossible
+    # sizes make malloc fail (allocator_may_return_null), as they do without ASan.
+    export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allocator_may_return_null=1
+    export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+    ;;
+  thread)
+    cmake_option=TVM_FFI_SANITIZE_THREAD
+    preload="$(gcc -print-file-name=libtsan.so)"
+    # Under the TSan runtime, ninja, bash and the tools the JIT, the examples and the CMake
+    # package test start crash before doing anything.
+    deselect+=(
+      --deselect tests/python/test_cpp_jit.py
+      --deselect tests/python/test_examples.py
+      --deselect tests/python/test_package.py::test_downstream_cmake_project_builds_and_runs
+      --deselect tests/python/test_cuda_arch.py::test_present_gpus_are_detected_once
+    )
+    # glibc frees a finished thread's thread-local block from whichever thread reuses its
+    # stack, a hand-over TSan cannot see for Python's detached threads.
+    suppressions="$(mktemp)"
+    trap 'rm -f "${suppressions}"' EXIT
+    echo "race:_dl_deallocate_tls" >"${suppressions}"
+    export TSAN_OPTIONS="halt_on_error=1:allocator_may_return_null=1:suppressions=${suppressions}"
+    ;;
+  *)
+    echo "usage: $0 address|thread" >&2
+    exit 2
+    ;;
+esac
+
+work="${PYTHON_SANITIZED_WORK_DIR:-build-python-${MODE}}"
+rm -rf "${work}"
+python3 -m venv --system-site-packages "${work}/venv"
+"${work}/venv/bin/python" -m pip install -q --no-build-isolation \
+  -C "cmake.define.${cmake_option}=ON" -C build-dir="${work}/build" .
+
+LD_PRELOAD="${preload}" \
+  "${work}/venv/bin/python" -m pytest -q -p no:cacheprovider "${deselect[@]}" tests/python
+echo "check_python_sanitized.sh: the Python tests passed under the ${MODE} sanitizer"
