@@ -8,6 +8,7 @@ import pickle
 from typing import Any, Callable
 
 import pytest
+from conftest import RunPython
 
 import tvm_ffi
 from tvm_ffi import core
@@ -223,3 +224,20 @@ def test_sentinels_are_the_runtime_singletons() -> None:
     assert core.KWARGS.same_as(tvm_ffi.get_global_func("ffi.GetKwargsObject")())
     assert echo(core.MISSING).same_as(core.MISSING)
     assert echo(core.KWARGS).__chandle__() == core.KWARGS.__chandle__()
+
+
+# Each object holds the last reference to the next, through an Array field: freeing the head
+# once took one native stack frame per link and crashed well before a million links.
+_FREE_LONG_CHAIN = """
+import tvm_ffi
+make = tvm_ffi.get_global_func("ffi.MakeObjectFromPackedArgs")
+chain = make("testing.TestObjectDerived", 0, 0.0, "s", {}, [])
+for i in range(1000000):
+    chain = make("testing.TestObjectDerived", i, 0.0, "s", {}, [chain])
+del chain
+print("freed")
+"""
+
+
+def test_freeing_a_million_object_chain_does_not_overflow_the_stack(run_python: RunPython) -> None:
+    assert run_python("-c", _FREE_LONG_CHAIN).stdout.strip() == "freed"

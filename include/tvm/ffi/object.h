@@ -5,6 +5,7 @@
 
 #include <tvm/ffi/base_details.h>
 #include <tvm/ffi/c_api.h>
+#include <tvm/ffi/delete_queue.h>
 
 #include <atomic>
 #include <cstddef>
@@ -145,14 +146,18 @@ class Object {
   void IncRef() { AtomicRefCount().fetch_add(1, std::memory_order_relaxed); }
   void DecRef() {
     uint64_t before = AtomicRefCount().fetch_sub(1, details::kDecRefOrder);
-    if (before == kBothOne) {
-      details::AcquireBeforeDelete();
-      if (header_.deleter) header_.deleter(this, kTVMFFIObjectDeleterFlagBitMaskBoth);
-    } else if ((before & kStrongMask) == 1) {
-      details::AcquireBeforeDelete();
-      if (header_.deleter) header_.deleter(this, kTVMFFIObjectDeleterFlagBitMaskStrong);
-      DecWeakRef();
-    }
+    if ((before & kStrongMask) != 1) return;
+    details::AcquireBeforeDelete();
+    int flags = before == kBothOne ? kTVMFFIObjectDeleterFlagBitMaskBoth
+                                   : kTVMFFIObjectDeleterFlagBitMaskStrong;
+    details::DeleteQueue::Run(&header_, flags, RunDeleter);
+  }
+  /// The deletion of an object whose last strong reference is gone: the strong part, then the
+  /// weak reference the strong ones held together, or both parts at once.
+  static void RunDeleter(TVMFFIObject* header, int flags) {
+    Object* self = reinterpret_cast<Object*>(header);
+    if (header->deleter) header->deleter(self, flags);
+    if (flags == kTVMFFIObjectDeleterFlagBitMaskStrong) self->DecWeakRef();
   }
   void IncWeakRef() { AtomicRefCount().fetch_add(kWeakOne, std::memory_order_relaxed); }
   void DecWeakRef() {
