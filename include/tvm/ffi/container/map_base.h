@@ -97,8 +97,12 @@ class MapBaseObj : public Object {
   MapBaseObj() : data_(nullptr), size_(0), slots_(kSmallFlag), data_deleter_(nullptr) {}
   MapBaseObj(const MapBaseObj&) = delete;
   MapBaseObj& operator=(const MapBaseObj&) = delete;
-  /// Frees nested containers held only here in a loop (nested_release.h), then the storage.
-  ~MapBaseObj();
+  /// Destroys the entries, then frees the storage. A chain of nested containers of any depth is
+  /// freed without deep recursion (delete_queue.h).
+  ~MapBaseObj() {
+    ClearEntries();
+    if (data_deleter_ != nullptr) data_deleter_(data_);
+  }
 
   size_t size() const { return static_cast<size_t>(size_); }
   bool empty() const { return size_ == 0; }
@@ -219,6 +223,5 @@ static_assert(sizeof(MapBaseObj::KVPair) == 32 && sizeof(MapBaseObj::DenseItem) 
 }  // namespace tvm
 
 #include <tvm/ffi/container/map_dense_ops.h>
-#include <tvm/ffi/container/nested_release.h>
 
 #endif  // TVM_FFI_CONTAINER_MAP_BASE_H_

@@ -40,8 +40,14 @@ class SeqBaseObj : public Object, public TVMFFISeqCell {
   }
   SeqBaseObj(const SeqBaseObj&) = delete;
   SeqBaseObj& operator=(const SeqBaseObj&) = delete;
-  /// Frees nested containers held only here in a loop (nested_release.h), then the buffer.
-  ~SeqBaseObj();
+  /// Destroys the elements, last first, then frees the buffer. A chain of nested containers of
+  /// any depth is freed without deep recursion (delete_queue.h).
+  ~SeqBaseObj() {
+    Any* cells = MutableBegin();
+    for (int64_t i = TVMFFISeqCell::size - 1; i >= 0; --i) cells[i].Any::~Any();
+    TVMFFISeqCell::size = 0;
+    if (TVMFFISeqCell::data_deleter != nullptr) TVMFFISeqCell::data_deleter(TVMFFISeqCell::data);
+  }
 
   /// Number of live elements.
   size_t size() const { return static_cast<size_t>(TVMFFISeqCell::size); }
@@ -130,6 +136,5 @@ static_assert(sizeof(Any) == sizeof(TVMFFIAny), "Any must be one TVMFFIAny cell"
 
 }  // namespace ffi
 }  // namespace tvm
-#include <tvm/ffi/container/nested_release.h>
 
 #endif  // TVM_FFI_CONTAINER_SEQ_BASE_H_
