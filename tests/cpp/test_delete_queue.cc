@@ -94,4 +94,19 @@ TEST(DeleteQueue, ChainsFreedOnSeveralThreadsAtOnce) {
   for (int count : freed) EXPECT_EQ(count, kDeep / 4);
 }
 
+/// Frees its chain when destroyed: as a thread_local, at thread exit.
+struct ChainFreedAtThreadExit {
+  ~ChainFreedAtThreadExit() { chain = nullptr; }
+  Any chain;
+};
+
+TEST(DeleteQueue, ChainFreedByAThreadLocalDestructorAtThreadExit) {
+  int freed = 0;
+  std::thread([&freed] {
+    static thread_local ChainFreedAtThreadExit holder;
+    holder.chain = MakeChain(kDeep / 4, true, &freed);
+  }).join();
+  EXPECT_EQ(freed, kDeep / 4);
+}
+
 }  // namespace

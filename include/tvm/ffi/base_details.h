@@ -33,6 +33,15 @@
 #define TVM_FFI_PREDICT_TRUE(x) (x)
 #endif
 
+/// Defined when compiling under ThreadSanitizer (GCC or Clang).
+#if defined(__SANITIZE_THREAD__)
+#define TVM_FFI_THREAD_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TVM_FFI_THREAD_SANITIZER 1
+#endif
+#endif
+
 /// Tells the optimizer that cond holds (undefined behaviour otherwise).
 #define TVM_FFI_UNSAFE_ASSUME(cond)     \
   do {                                  \

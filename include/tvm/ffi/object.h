@@ -25,14 +25,6 @@ using TypeInfo = TVMFFITypeInfo;
 struct UnsafeInit {};
 
 namespace details {
-#if defined(__SANITIZE_THREAD__)
-#define TVM_FFI_THREAD_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define TVM_FFI_THREAD_SANITIZER 1
-#endif
-#endif
-
 #ifdef TVM_FFI_THREAD_SANITIZER
 // ThreadSanitizer does not model fences, so under it each decrement acquires by itself.
 inline constexpr std::memory_order kDecRefOrder = std::memory_order_acq_rel;

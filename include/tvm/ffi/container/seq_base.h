@@ -45,7 +45,6 @@ class SeqBaseObj : public Object, public TVMFFISeqCell {
   ~SeqBaseObj() {
     Any* cells = MutableBegin();
     for (int64_t i = TVMFFISeqCell::size - 1; i >= 0; --i) cells[i].Any::~Any();
-    TVMFFISeqCell::size = 0;
     if (TVMFFISeqCell::data_deleter != nullptr) TVMFFISeqCell::data_deleter(TVMFFISeqCell::data);
   }
 
