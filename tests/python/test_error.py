@@ -30,6 +30,7 @@ REGISTERED = [
     IndexError,
     AssertionError,
     MemoryError,
+    KeyboardInterrupt,
 ]
 
 
@@ -199,6 +200,17 @@ def test_error_kind_lookup_is_exact_type() -> None:
     with pytest.raises(RuntimeError, match="sub") as info:
         apply(raiser)
     assert not isinstance(info.value, ValueError)
+
+
+def test_keyboard_interrupt_in_callback_comes_out_of_the_call() -> None:
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt) as info:
+        apply(interrupted)
+    assert type(info.value) is KeyboardInterrupt
+    assert info.value.__tvm_ffi_error__.kind == "KeyboardInterrupt"
+    assert "interrupted" in [frame.name for frame in frames_of(info.value)]
 
 
 def test_key_error_message_is_str_of_exception() -> None:

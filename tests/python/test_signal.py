@@ -22,6 +22,26 @@ sleeper(10)
 print("finished without interruption", flush=True)
 """
 
+CALLBACK_CHILD = """
+import time
+import tvm_ffi
+apply = tvm_ffi.get_global_func("testing.apply")
+apply.release_gil = {release_gil}
+
+def python_side_of_the_call():
+    open("ready", "w").close()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        pass
+
+try:
+    apply(python_side_of_the_call)
+except KeyboardInterrupt:
+    print("caught KeyboardInterrupt", flush=True)
+    raise
+print("finished without interruption", flush=True)
+"""
+
 
 def wait_for_file(path: Path, child: subprocess.Popen, timeout: float) -> bool:
     """Wait until ``path`` exists; False if the child exits or the timeout passes first."""
@@ -35,11 +55,10 @@ def wait_for_file(path: Path, child: subprocess.Popen, timeout: float) -> bool:
     return False
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX signals")
-@pytest.mark.parametrize("release_gil", [True, False])
-def test_sigint_interrupts_native_sleep(tmp_path: Path, release_gil: bool) -> None:
+def interrupt_child(tmp_path: Path, source: str) -> tuple[str, str, int, float]:
+    """Run ``source``, send SIGINT once it has created ``ready``; (stdout, stderr, rc, seconds)."""
     child = subprocess.Popen(
-        [sys.executable, "-c", CHILD.format(release_gil=release_gil)],
+        [sys.executable, "-c", source],
         cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -53,7 +72,31 @@ def test_sigint_interrupts_native_sleep(tmp_path: Path, release_gil: bool) -> No
         child.send_signal(signal.SIGINT)
         stdout, stderr = child.communicate(timeout=30)
         elapsed = time.monotonic() - sent
+    return stdout, stderr, child.returncode, elapsed
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX signals")
+@pytest.mark.parametrize("release_gil", [True, False])
+def test_sigint_interrupts_native_sleep(tmp_path: Path, release_gil: bool) -> None:
+    stdout, stderr, returncode, elapsed = interrupt_child(
+        tmp_path, CHILD.format(release_gil=release_gil)
+    )
     assert elapsed < 5.0
     assert "finished without interruption" not in stdout
     assert "KeyboardInterrupt" in stderr
-    assert child.returncode != 0
+    assert returncode != 0
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX signals")
+@pytest.mark.parametrize("release_gil", [True, False])
+def test_sigint_in_python_callback_raises_keyboard_interrupt(
+    tmp_path: Path, release_gil: bool
+) -> None:
+    stdout, stderr, returncode, elapsed = interrupt_child(
+        tmp_path, CALLBACK_CHILD.format(release_gil=release_gil)
+    )
+    assert elapsed < 5.0
+    assert "caught KeyboardInterrupt" in stdout
+    assert "finished without interruption" not in stdout
+    assert "python_side_of_the_call" in stderr
+    assert returncode != 0

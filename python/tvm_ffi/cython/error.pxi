@@ -6,8 +6,10 @@ import types
 ERROR_NAME_TO_TYPE = {}
 ERROR_TYPE_TO_NAME = {}
 
+# KeyboardInterrupt is ours, not upstream's: Ctrl-C usually lands in a Python callback (the
+# only place bytecode runs during a native call) and must come out of the call unchanged.
 for _error_cls in (RuntimeError, ValueError, TypeError, AttributeError, KeyError,
-                   IndexError, AssertionError, MemoryError):
+                   IndexError, AssertionError, MemoryError, KeyboardInterrupt):
     ERROR_NAME_TO_TYPE[_error_cls.__name__] = _error_cls
     ERROR_TYPE_TO_NAME[_error_cls] = _error_cls.__name__
 del _error_cls
