@@ -170,6 +170,7 @@ extern "C" {
 int TVMFFIFunctionCreate(void* self, TVMFFISafeCallType safe_call, void (*deleter)(void* self),
                          TVMFFIObjectHandle* out) {
   TVM_FFI_SAFE_CALL_BEGIN();
+  if (safe_call == nullptr) TVM_FFI_THROW(ValueError) << "TVMFFIFunctionCreate: safe_call is NULL";
   ObjectPtr<FunctionObj> func;
   if (self == nullptr && deleter == nullptr) {
     func = make_object<PlainFunctionObj>(safe_call);

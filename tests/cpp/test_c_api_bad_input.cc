@@ -10,7 +10,8 @@
 //   attr_value; any_view; dtype; the tensors of the TVMFFITensor* calls; handle_addr,
 //   init_func and deinit_func.
 // - May be NULL: the object of TVMFFIObjectDecRef (ignored); the function of
-//   TVMFFIFunctionSetGlobal (fails with ValueError, tested below); self and deleter of
+//   TVMFFIFunctionSetGlobal and the safe_call of TVMFFIFunctionCreate (both fail with
+//   ValueError, tested below); self and deleter of
 //   TVMFFIFunctionCreate; the deleter of TVMFFIObjectCreateOpaque; cause_chain and
 //   extra_context; entries of message_parts (skipped); the allocator of
 //   TVMFFISetCustomAllocator; filename and func of TVMFFIBacktrace.
@@ -112,6 +113,18 @@ TEST(CApiBadInput, SetGlobalNullFunction) {
   EXPECT_EQ(TVMFFIFunctionSetGlobal(&name, nullptr, 0), -1);
   ExpectRaised("ValueError", "NULL");
   EXPECT_FALSE(Function::GetGlobal("test_bad_input.null_function").has_value());
+}
+
+TEST(CApiBadInput, FunctionCreateNullSafeCall) {
+  static int deleted = 0;
+  int self = 0;
+  TVMFFIObjectHandle out = nullptr;
+  EXPECT_EQ(TVMFFIFunctionCreate(nullptr, nullptr, nullptr, &out), -1);
+  ExpectRaised("ValueError", "safe_call is NULL");
+  EXPECT_EQ(TVMFFIFunctionCreate(&self, nullptr, [](void*) { ++deleted; }, &out), -1);
+  ExpectRaised("ValueError", "safe_call is NULL");
+  EXPECT_EQ(out, nullptr);
+  EXPECT_EQ(deleted, 0);
 }
 
 TEST(CApiBadInput, SetGlobalFromMethodInfoWithIntMethod) {

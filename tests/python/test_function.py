@@ -8,6 +8,7 @@ import functools
 import gc
 import sys
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -300,6 +301,21 @@ def test_from_mlir_packed_safe_call_keeps_object_alive() -> None:
     assert sys.getrefcount(keep) == baseline + 1
     assert func(-1) == 0
     del func
+    assert sys.getrefcount(keep) == baseline
+
+
+@pytest.mark.parametrize(
+    "factory", [tvm_ffi.Function.__from_extern_c__, tvm_ffi.Function.__from_mlir_packed_safe_call__]
+)
+def test_from_symbol_rejects_null_and_bad_addresses(factory: Callable[..., Any]) -> None:
+    keep = object()
+    baseline = sys.getrefcount(keep)
+    with pytest.raises(ValueError, match="symbol address is 0"):
+        factory(0, keep_alive_object=keep)
+    with pytest.raises(OverflowError):
+        factory(-1, keep_alive_object=keep)
+    with pytest.raises(ValueError):
+        factory("not an address", keep_alive_object=keep)
     assert sys.getrefcount(keep) == baseline
 
 

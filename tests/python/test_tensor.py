@@ -301,6 +301,17 @@ def test_foreign_capsule_and_other_objects() -> None:
         tvm_ffi.from_dlpack(torch.Tensor.__dlpack_c_exchange_api__)
 
 
+def test_producer_returning_no_capsule_is_a_type_error() -> None:
+    class NotAProducer:
+        def __dlpack__(self, **kwargs: object) -> int:
+            return 5
+
+    with pytest.raises(TypeError, match="__dlpack__\\(\\) must return a DLPack PyCapsule, got int"):
+        tvm_ffi.from_dlpack(NotAProducer())
+    with pytest.raises(TypeError, match="must return a DLPack PyCapsule"):
+        tvm_ffi.get_global_func("testing.echo")(NotAProducer())
+
+
 def test_dlpack_export_options() -> None:
     tensor = tvm_ffi.from_dlpack(np.zeros(2))
     with pytest.raises(BufferError, match="copy not yet supported"):

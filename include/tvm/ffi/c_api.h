@@ -496,7 +496,7 @@ TVM_FFI_DLL int TVMFFISetCustomAllocator(TVMFFICustomAllocator* allocator);
 /*!
  * \brief Creates a Function object from a C safe-call.
  * \param self Passed to safe_call in place of the function handle when self or deleter is set.
- * \param safe_call The implementation.
+ * \param safe_call The implementation; NULL fails with ValueError (and deleter is not called).
  * \param deleter Called with self when the function dies, unless NULL.
  * \param out New reference; its cpp_call is NULL.
  * \return 0 or -1 (SC).

@@ -95,6 +95,9 @@ cdef TVMFFIObjectHandle capsule_to_handle(object capsule, int32_t alignment,
 
 
 cdef int raise_bad_capsule(object capsule) except -1:
+    if not PyCapsule_CheckExact(capsule):
+        raise TypeError(f"__dlpack__() must return a DLPack PyCapsule, got "
+                        f"{type(capsule).__name__}")
     cdef const char* name = PyCapsule_GetName(capsule)
     text = "NULL" if name == NULL else (<bytes>name).decode("utf-8", "replace")
     if text.startswith("used_dltensor"):

@@ -115,6 +115,7 @@ cdef class Function(CObject):
 
         ``keep_alive_object`` gets one extra reference for the Function's lifetime.
         """
+        cdef void* address = symbol_address(c_symbol, "__from_extern_c__")
         cdef void* keep = NULL
         cdef TVMFFIObjectHandle handle = NULL
         if keep_alive_object is not None:
@@ -123,8 +124,7 @@ cdef class Function(CObject):
         cdef PyObjectDeleter deleter = NULL
         if keep != NULL:
             deleter = py_decref_deleter
-        cdef int ret = TVMFFIFunctionCreate(
-            keep, <TVMFFISafeCallType><void*><uint64_t>int(c_symbol), deleter, &handle)
+        cdef int ret = TVMFFIFunctionCreate(keep, <TVMFFISafeCallType>address, deleter, &handle)
         if ret != 0 and keep != NULL:
             Py_DECREF(keep_alive_object)
         CHECK_CALL(ret)
@@ -134,13 +134,13 @@ cdef class Function(CObject):
     def __from_mlir_packed_safe_call__(mlir_packed_symbol, *, keep_alive_object=None):
         """Wraps an MLIR packed function ``void(void**)`` with slots
         (handle, args, num_args, result, return code)."""
+        cdef void* address = symbol_address(mlir_packed_symbol, "__from_mlir_packed_safe_call__")
         cdef void* keep = NULL
         cdef TVMFFIObjectHandle handle = NULL
         if keep_alive_object is not None:
             keep = <void*>keep_alive_object
             Py_INCREF(keep_alive_object)
-        cdef int ret = TVMFFIPyMakeMlirPackedFunction(
-            <void*><uint64_t>int(mlir_packed_symbol), keep, py_decref_deleter, &handle)
+        cdef int ret = TVMFFIPyMakeMlirPackedFunction(address, keep, py_decref_deleter, &handle)
         if ret != 0 and keep != NULL:
             Py_DECREF(keep_alive_object)
         CHECK_CALL(ret)
@@ -148,6 +148,14 @@ cdef class Function(CObject):
 
 
 Object.register(Function)
+
+
+cdef void* symbol_address(object symbol, str api) except NULL:
+    """The address held by ``symbol`` (an int); ValueError when it is 0."""
+    cdef uint64_t address = int(symbol)
+    if address == 0:
+        raise ValueError(f"Function.{api}: the symbol address is 0 (NULL)")
+    return <void*>address
 
 
 cdef extern from "tvm_ffi_python_vectorcall.h":
