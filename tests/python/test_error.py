@@ -236,6 +236,29 @@ def test_error_constructor_accepts_string_objects() -> None:
     assert core.Error("ValueError", message).message == message
 
 
+def test_error_methods_check_their_object() -> None:
+    error = core.Error("ValueError", "moved", "")
+    echo(error._move())
+    with pytest.raises(ValueError, match="has no native object"):
+        error.update_backtrace("x")
+    with pytest.raises(ValueError, match="has no native object"):
+        _ = error.kind
+    with pytest.raises(TypeError, match=r"expected an ffi\.Error, got Array"):
+        core.Error.update_backtrace(tvm_ffi.Array([1]), "x")
+    with pytest.raises(TypeError, match=r"expected an ffi\.Error, got Array"):
+        core.Error.__init__(tvm_ffi.Array([1]), "ValueError", "x")
+    error.__init__("KeyError", "again")
+    assert (error.kind, error.message) == ("KeyError", "again")
+
+
+def test_exception_with_a_moved_out_error_gets_a_new_one() -> None:
+    exc = ValueError("stale")
+    exc.__tvm_ffi_error__ = core.Error("ValueError", "stale", "")
+    echo(exc.__tvm_ffi_error__._move())
+    converted = echo(exc)
+    assert (converted.kind, converted.message) == ("ValueError", "stale")
+
+
 def test_error_update_backtrace_replaces_text() -> None:
     error = core.Error("ValueError", "m", "old\n")
     error.update_backtrace('  File "b.cc", line 7, in G\n')

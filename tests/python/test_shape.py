@@ -30,6 +30,19 @@ def test_echo_returns_the_same_native_shape() -> None:
     assert echoed._tvm_ffi_cached_object.same_as(shape._tvm_ffi_cached_object)
 
 
+@pytest.mark.parametrize("replacement", [None, "x", "moved out"])
+def test_shape_with_unusable_cache_sends_its_values(replacement: str | None) -> None:
+    echo = tvm_ffi.get_global_func("testing.echo")
+    shape = tvm_ffi.Shape((4, 5))
+    if replacement == "moved out":
+        echo(shape._tvm_ffi_cached_object._move())
+    else:
+        shape._tvm_ffi_cached_object = replacement
+    echoed = echo(shape)
+    assert isinstance(echoed, tvm_ffi.Shape)
+    assert echoed == (4, 5)
+
+
 def test_native_shape_result_becomes_shape() -> None:
     result = tvm_ffi.get_global_func("ffi.Shape")(7, 8, 9)
     assert isinstance(result, tvm_ffi.Shape)

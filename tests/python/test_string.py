@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pickle
 
+import pytest
+
 import tvm_ffi
 from tvm_ffi import core
 
@@ -88,6 +90,21 @@ def test_string_without_cache_is_sent_as_text() -> None:
     result = echo(text)
     assert result == LONG_TEXT
     assert result._tvm_ffi_cached_object is not None
+
+
+@pytest.mark.parametrize("replacement", [None, 5, "text", "moved out", "array"])
+def test_unusable_cache_sends_the_content(replacement: str | int | None) -> None:
+    """A cache reassigned to something else, or whose handle was moved out, is not used."""
+    for value in (echo(LONG_TEXT), echo(LONG_DATA)):
+        if replacement == "moved out":
+            echo(value._tvm_ffi_cached_object._move())
+        elif replacement == "array":
+            value._tvm_ffi_cached_object = tvm_ffi.Array([1])
+        else:
+            value._tvm_ffi_cached_object = replacement
+        again = echo(value)
+        assert again == value
+        assert type(again) is type(value)
 
 
 def test_typed_string_function_accepts_string() -> None:

@@ -454,6 +454,16 @@ def test_cuda_stream_protocol_and_custream() -> None:
     assert ECHO(custream()).value == 0x5678
 
 
+@pytest.mark.parametrize("result", ["bad", (1,), [0, 0x1234]])
+def test_malformed_cuda_stream_protocol_is_a_type_error(result: object) -> None:
+    class Stream:
+        def __cuda_stream__(self) -> object:
+            return result
+
+    with pytest.raises(TypeError, match=r"__cuda_stream__\(\) must return a \(version, stream\)"):
+        ECHO(Stream())
+
+
 def test_skip_exchange_api_env(run_python) -> None:
     _torch()
     code = (

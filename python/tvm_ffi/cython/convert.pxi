@@ -208,14 +208,35 @@ cdef int set_bytes(TVMFFIAny* out, object value, TVMFFIObjectHandle* temp) excep
     return 0
 
 
+cdef TVMFFIObjectHandle cached_handle(object value, int32_t type_index) except? NULL:
+    """The handle of ``value._tvm_ffi_cached_object`` when that is a live FFI object of
+    ``type_index``; NULL otherwise (no cache, or one reassigned or moved out: the value's own
+    content is then converted instead)."""
+    cached = getattr(value, "_tvm_ffi_cached_object", None)
+    if not isinstance(cached, CObject):
+        return NULL
+    cdef TVMFFIObjectHandle handle = (<CObject>cached).chandle
+    if handle == NULL or TVMFFIPyObjectTypeIndex(handle) != type_index:
+        return NULL
+    return handle
+
+
 cdef int set_native_cached(TVMFFIAny* out, object value, TVMFFIObjectHandle* temp,
                            bint is_str) except -1:
-    cached = getattr(value, "_tvm_ffi_cached_object", None)
-    if cached is not None:
-        return set_borrowed(out, (<CObject>cached).chandle, temp)
+    cdef TVMFFIObjectHandle cached = cached_handle(value, kTVMFFIStr if is_str else kTVMFFIBytes)
+    if cached != NULL:
+        return set_borrowed(out, cached, temp)
     if is_str:
         return set_str(out, value, temp)
     return set_bytes(out, value, temp)
+
+
+cdef int set_native_shape(TVMFFIAny* out, object value, TVMFFIObjectHandle* temp) except -1:
+    cdef TVMFFIObjectHandle cached = cached_handle(value, kTVMFFIShape)
+    if cached == NULL:
+        fresh = Shape(tuple(value))
+        cached = (<CObject>fresh._tvm_ffi_cached_object).chandle
+    return set_borrowed(out, cached, temp)
 
 
 cdef inline int set_dtype(TVMFFIAny* out, DLDataType value) noexcept:
@@ -367,7 +388,7 @@ cdef int convert_arg_by_rule(object value, int rule, TVMFFIAny* out,
     if rule == RULE_NATIVE_STR or rule == RULE_NATIVE_BYTES:
         return set_native_cached(out, value, temp, rule == RULE_NATIVE_STR)
     if rule == RULE_NATIVE_SHAPE:
-        return set_borrowed(out, (<CObject>value._tvm_ffi_cached_object).chandle, temp)
+        return set_native_shape(out, value, temp)
     if rule == RULE_SEQUENCE or rule == RULE_DICT:
         return set_container(out, value, temp)
     if rule == RULE_RVALUE_REF:

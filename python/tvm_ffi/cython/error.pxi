@@ -19,36 +19,41 @@ class Error(Object):
     """An FFI error object (``ffi.Error``): kind, message and backtrace (most recent first)."""
 
     def __init__(self, kind, message, backtrace=""):
+        if not isinstance(self, Error):
+            raise TypeError(f"expected an ffi.Error, got {type(self).__name__}")
         cdef bytes kind_b = exact_str(kind, "kind").encode("utf-8")
         cdef bytes message_b = exact_str(message, "message").encode("utf-8")
         cdef bytes backtrace_b = exact_str(backtrace, "backtrace").encode("utf-8")
         cdef TVMFFIByteArray k = bytes_view(kind_b)
         cdef TVMFFIByteArray m = bytes_view(message_b)
         cdef TVMFFIByteArray b = bytes_view(backtrace_b)
+        cdef CObject this = <CObject>self
         cdef TVMFFIObjectHandle handle = NULL
         if TVMFFIErrorCreate(&k, &m, &b, &handle) != 0:
             raise MemoryError("cannot allocate an FFI error")
-        (<CObject>self).chandle = handle
+        if this.chandle != NULL:
+            TVMFFIObjectDecRef(this.chandle)  # __init__ called again
+        this.chandle = handle
 
     @property
     def kind(self) -> str:
         """The error kind, named after a Python exception class (e.g. ``"ValueError"``)."""
-        return byte_array_to_str(TVMFFIPyErrorCell(live_handle(self)).kind)
+        return byte_array_to_str(TVMFFIPyErrorCell(error_handle(self)).kind)
 
     @property
     def message(self) -> str:
         """The error message."""
-        return byte_array_to_str(TVMFFIPyErrorCell(live_handle(self)).message)
+        return byte_array_to_str(TVMFFIPyErrorCell(error_handle(self)).message)
 
     @property
     def backtrace(self) -> str:
         """Frames as ``  File "<file>", line <n>, in <func>`` lines, most recent first."""
-        return byte_array_to_str(TVMFFIPyErrorCell(live_handle(self)).backtrace)
+        return byte_array_to_str(TVMFFIPyErrorCell(error_handle(self)).backtrace)
 
     @property
     def extra_context(self):
         """An optional payload object attached to the error, or None."""
-        cdef TVMFFIObjectHandle ctx = TVMFFIPyErrorCell(live_handle(self)).extra_context
+        cdef TVMFFIObjectHandle ctx = TVMFFIPyErrorCell(error_handle(self)).extra_context
         if ctx == NULL:
             return None
         TVMFFIObjectIncRef(ctx)
@@ -69,10 +74,17 @@ class Error(Object):
         return "ffi.Error"
 
 
+cdef TVMFFIObjectHandle error_handle(object error) except NULL:
+    """The live handle of an ``Error``; TypeError for anything else."""
+    if not isinstance(error, Error):
+        raise TypeError(f"expected an ffi.Error, got {type(error).__name__}")
+    return live_handle(error)
+
+
 cdef void error_update_backtrace(error, str text, int32_t mode) except *:
     cdef bytes data = text.encode("utf-8")
     cdef TVMFFIByteArray arr = bytes_view(data)
-    cdef TVMFFIObjectHandle handle = (<CObject>error).chandle
+    cdef TVMFFIObjectHandle handle = error_handle(error)
     TVMFFIPyErrorCell(handle).update_backtrace(handle, &arr, mode)
 
 
@@ -189,7 +201,7 @@ cdef object error_from_exception(BaseException exc):
     """The FFI error for a Python exception (reusing the one it came from, if any)."""
     existing = getattr(exc, "__tvm_ffi_error__", None)
     frames = _format_python_frames(exc.__traceback__)
-    if isinstance(existing, Error):
+    if isinstance(existing, Error) and (<CObject>existing).chandle != NULL:
         if frames:
             error_update_backtrace(existing, frames, 1)
         return existing

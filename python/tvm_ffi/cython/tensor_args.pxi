@@ -64,10 +64,19 @@ cdef int convert_tensor_arg(object value, int rule, TVMFFIAny* out,
     out.type_index = kTVMFFIOpaquePtr
     out.zero_padding = 0
     if rule == RULE_CUDA_STREAM_PROTOCOL:
-        out.v_ptr = <void*><uint64_t>int(value.__cuda_stream__()[1])
+        out.v_ptr = <void*><uint64_t>cuda_stream_of(value)
     else:
         out.v_ptr = <void*><uint64_t>int(value)
     return 0
+
+
+cdef object cuda_stream_of(object value):
+    """The stream address in ``value.__cuda_stream__()``, a ``(version, address)`` pair."""
+    pair = value.__cuda_stream__()
+    if type(pair) is not tuple or len(pair) != 2:
+        raise TypeError(f"__cuda_stream__() must return a (version, stream) tuple, got "
+                        f"{type(pair).__name__}")
+    return int(pair[1])
 
 
 cdef int set_exchange_tensor(object value, const DLPackExchangeAPI* api, TVMFFIAny* out,
