@@ -112,6 +112,7 @@ if not _is_config_mode():
     from .registry import (
         get_global_func,
         get_global_func_metadata,
+        get_registered_type_keys,  # noqa: F401 - public, not in __all__
         init_ffi_api,
         list_global_func_names,  # noqa: F401 - public, not in __all__ (as upstream)
         register_global_func,

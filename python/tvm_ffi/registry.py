@@ -13,6 +13,7 @@ from .core import Function
 __all__ = [
     "get_global_func",
     "get_global_func_metadata",
+    "get_registered_type_keys",
     "init_ffi_api",
     "list_global_func_names",
     "register_global_func",
@@ -130,6 +131,18 @@ def get_global_func_metadata(name: str) -> dict[str, Any]:
         If the function is not registered.
     """
     return json.loads(core._get_global_func_metadata(name) or "{}")
+
+
+def get_registered_type_keys() -> list[str]:
+    """Return the key of every type in the native type table.
+
+    Returns
+    -------
+    list of str
+        The POD type keys (``"int"``, ``"Device"``, ...) and the object type keys
+        (``"ffi.Array"``, ``"testing.TestIntPair"``, ...), in no particular order.
+    """
+    return [str(key) for key in get_global_func("ffi.GetRegisteredTypeKeys")()]
 
 
 def init_ffi_api(namespace: str, target_module_name: str | None = None) -> None:

@@ -176,6 +176,17 @@ TEST(ObjectDef, MethodErrorsCarryQualifiedName) {
             "test.refl.Point) -> int`. Expected `test.refl.Point` but got `int`");
 }
 
+TEST(ObjectDef, MethodOnNoneIsValueError) {
+  Error norm = CatchError([] { refl::GetMethod("test.refl.Point", "norm1")(nullptr); });
+  Error scale = CatchError([] { refl::GetMethod("test.refl.Point", "scale")(nullptr, 2); });
+  for (const Error& err : {norm, scale}) {
+    EXPECT_EQ(err.kind(), "ValueError");
+    EXPECT_NE(err.message().find("a method of test.refl.Point was called on None"),
+              std::string::npos)
+        << err.message();
+  }
+}
+
 TEST(ObjectDef, StaticMethodHasFlag) {
   const TVMFFIMethodInfo* origin = refl::GetMethodInfo("test.refl.Point", "origin");
   EXPECT_EQ(origin->flags, kTVMFFIFieldFlagBitMaskIsStaticMethod);

@@ -233,3 +233,74 @@ print(counts["register"] > 0 and counts["remove"] > 0)
 
 def test_replacing_and_removing_from_threads_does_not_deadlock(run_python) -> None:
     assert run_python("-c", _REGISTER_REMOVE_RACE).stdout.strip() == "True"
+
+
+POD_TYPE_KEYS = {
+    "None",
+    "int",
+    "bool",
+    "float",
+    "void*",
+    "DataType",
+    "Device",
+    "DLTensor*",
+    "const char*",
+    "TVMFFIByteArray*",
+    "ObjectRValueRef",
+}
+
+
+CORE_TYPE_KEYS = {
+    "ffi.Object",
+    "ffi.Error",
+    "ffi.Function",
+    "ffi.String",
+    "ffi.Bytes",
+    "ffi.SmallStr",
+    "ffi.SmallBytes",
+    "ffi.Shape",
+    "ffi.Tensor",
+    "ffi.Array",
+    "ffi.List",
+    "ffi.Map",
+    "ffi.Dict",
+    "ffi.Module",
+    "ffi.OpaquePyObject",
+}
+
+
+def test_registered_type_keys_cover_pod_core_and_testing_types(run_python) -> None:
+    """In a fresh process (tests here load libraries that add their own types)."""
+    code = "import json, tvm_ffi\nprint(json.dumps(tvm_ffi.get_registered_type_keys()))\n"
+    keys = json.loads(run_python("-c", code).stdout)
+    assert len(set(keys)) == len(keys)
+    assert set(keys) >= POD_TYPE_KEYS | CORE_TYPE_KEYS
+    assert set(keys) >= {
+        "testing.TestIntPair",
+        "testing.TestObjectBase",
+        "testing.TestObjectDerived",
+    }
+    for key in set(keys) - POD_TYPE_KEYS:
+        assert key.startswith(("ffi.", "testing.")), key
+
+
+def test_registered_type_keys_in_this_process_are_plain_strings() -> None:
+    keys = tvm_ffi.get_registered_type_keys()
+    assert keys == tvm_ffi.registry.get_registered_type_keys()
+    assert all(type(key) is str for key in keys)
+    assert set(keys) >= CORE_TYPE_KEYS
+
+
+def test_registered_type_keys_include_a_type_allocated_later(run_python) -> None:
+    code = (
+        "import ctypes, tvm_ffi\n"
+        "class ByteArray(ctypes.Structure):\n"
+        "    _fields_ = [('data', ctypes.c_char_p), ('size', ctypes.c_size_t)]\n"
+        "key = b'testing.AllocatedLater'\n"
+        "assert key.decode() not in tvm_ffi.get_registered_type_keys()\n"
+        "alloc = tvm_ffi.LIB.TVMFFITypeGetOrAllocIndex\n"
+        "alloc.restype = ctypes.c_int32\n"
+        "alloc(ctypes.byref(ByteArray(key, len(key))), -1, 1, 0, 1, 64)\n"
+        "print(key.decode() in tvm_ffi.get_registered_type_keys())\n"
+    )
+    assert run_python("-c", code).stdout.strip() == "True"

@@ -4,6 +4,7 @@
 #ifndef TVM_FFI_REFLECTION_OBJECT_DEF_H_
 #define TVM_FFI_REFLECTION_OBJECT_DEF_H_
 
+#include <tvm/ffi/error.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object_ptr_traits.h>
 #include <tvm/ffi/reflection/field_traits.h>
@@ -80,13 +81,25 @@ constexpr TVMFFIObjectCreator CreatorOf() {
   }
 }
 
+/// Fails with ValueError when a method's self arrived as None (a null object).
+template <typename Class>
+void CheckMethodSelf(const Class* self) {
+  if (self == nullptr) {
+    TVM_FFI_THROW(ValueError) << "a method of " << Class::_type_key
+                              << " was called on None (a null object)";
+  }
+}
+
 /// Wraps a const member function: self (`const Class*`, or the reference) comes first.
 template <typename Class, typename R, typename C, typename... A>
 auto WrapMember(R (C::*f)(A...) const) {
   if constexpr (std::is_base_of_v<ObjectRef, C>) {
     return [f](C self, A... args) -> R { return (self.*f)(std::forward<A>(args)...); };
   } else {
-    return [f](const Class* self, A... args) -> R { return (self->*f)(std::forward<A>(args)...); };
+    return [f](const Class* self, A... args) -> R {
+      CheckMethodSelf(self);
+      return (self->*f)(std::forward<A>(args)...);
+    };
   }
 }
 
@@ -95,9 +108,13 @@ template <typename Class, typename R, typename C, typename... A>
 auto WrapMember(R (C::*f)(A...)) {
   static_assert(!std::is_base_of_v<ObjectRef, C>, "ObjectDef::def: use a const reference method");
   if constexpr (Class::_type_mutable) {
-    return [f](Class* self, A... args) -> R { return (self->*f)(std::forward<A>(args)...); };
+    return [f](Class* self, A... args) -> R {
+      CheckMethodSelf<Class>(self);
+      return (self->*f)(std::forward<A>(args)...);
+    };
   } else {
     return [f](const Class* self, A... args) -> R {
+      CheckMethodSelf(self);
       return (const_cast<Class*>(self)->*f)(std::forward<A>(args)...);
     };
   }
