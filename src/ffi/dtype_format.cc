@@ -66,6 +66,11 @@ bool Fail(std::string* error, std::string message) {
 
 std::string Quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
 
+/// The message for a string that names no data type (upstream's wording).
+std::string UnknownDtype(std::string_view text) {
+  return "unknown dtype `" + std::string(text) + "`";
+}
+
 bool StartsWith(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
@@ -151,8 +156,7 @@ bool ParseSuffix(std::string_view rest, BitsRule rule, std::string_view original
   if (rule == BitsRule::kImplicit && StartsWith(rest, "_x")) rest.remove_prefix(1);
   if (!ParseLanes(&rest, original, dtype, error)) return false;
   if (rest.empty()) return true;
-  return Fail(error, "unexpected trailing characters " + Quoted(rest) + " in data type string " +
-                         Quoted(original));
+  return Fail(error, UnknownDtype(original) + ": unexpected trailing characters " + Quoted(rest));
 }
 
 bool ParseCustom(std::string_view original, DLDataType* out, std::string* error,
@@ -179,7 +183,7 @@ bool ParseCustom(std::string_view original, DLDataType* out, std::string* error,
 bool ParseNamed(std::string_view body, std::string_view original, DLDataType* out,
                 std::string* error) {
   const TypeName* entry = MatchTypeName(body);
-  if (entry == nullptr) return Fail(error, "Unknown data type string " + Quoted(original));
+  if (entry == nullptr) return Fail(error, UnknownDtype(original));
   DLDataType dtype{entry->code, entry->default_bits, 1};
   if (!ParseSuffix(body.substr(entry->name.size()), entry->bits_rule, original, &dtype, error)) {
     return false;

@@ -163,8 +163,10 @@ TEST(DTypeFormat, ParseCustomErrors) {
 }
 
 TEST(DTypeFormat, ParseUnknownNameMessage) {
-  EXPECT_EQ(ParseError("abc"), "Unknown data type string 'abc'");
-  EXPECT_EQ(ParseError("x4"), "Unknown data type string 'x4'");
+  EXPECT_EQ(ParseError("abc"), "unknown dtype `abc`");
+  EXPECT_EQ(ParseError("x4"), "unknown dtype `x4`");
+  EXPECT_EQ(ParseError("int32x4xvscale"),
+            "unknown dtype `int32x4xvscale`: unexpected trailing characters 'xvscale'");
 }
 
 TEST(DTypeFormat, ParseMalformedStrings) {
