@@ -265,11 +265,11 @@ def _object_from_state(state: dict[str, Any]) -> Any:
     return from_json_graph_str(state["handle"])
 
 
-def _object_reduce(obj: core.CObject) -> tuple[Any, ...]:
-    """Pickle an object through its JSON graph (TypeError when it has none)."""
+def _object_state(obj: core.CObject) -> dict[str, Any]:
+    """The pickled state of an object: its JSON graph (TypeError when it has none)."""
     if obj.__chandle__() == 0:
-        return (_object_from_state, ({"handle": None},))
-    return (_object_from_state, ({"handle": str(to_json_graph_str(obj))},))
+        return {"handle": None}
+    return {"handle": str(to_json_graph_str(obj))}
 
 
-core._set_object_reduce_hook(_object_reduce)
+core._set_object_pickle_hooks(_object_state, _object_from_state)

@@ -251,3 +251,46 @@ print("freed")
 
 def test_freeing_a_million_object_chain_does_not_overflow_the_stack(run_python: RunPython) -> None:
     assert run_python("-c", _FREE_LONG_CHAIN).stdout.strip() == "freed"
+
+
+CORE_CLASSES_BY_KEY = {
+    "ffi.Object": tvm_ffi.Object,
+    "ffi.Error": core.Error,
+    "ffi.Function": tvm_ffi.Function,
+    "ffi.Tensor": tvm_ffi.Tensor,
+    "ffi.String": core.String,
+    "ffi.Bytes": core.Bytes,
+    "ffi.Shape": tvm_ffi.Shape,
+    "ffi.Array": tvm_ffi.Array,
+    "ffi.List": tvm_ffi.List,
+    "ffi.Map": tvm_ffi.Map,
+    "ffi.Dict": tvm_ffi.Dict,
+    "ffi.Module": tvm_ffi.Module,
+    "ffi.OpaquePyObject": core.OpaquePyObject,
+    "DataType": core.DataType,
+    "Device": tvm_ffi.Device,
+}
+
+
+@pytest.mark.parametrize("type_key", sorted(CORE_CLASSES_BY_KEY))
+def test_type_info_attachment(type_key: str) -> None:
+    cls = CORE_CLASSES_BY_KEY[type_key]
+    info = core._type_cls_to_type_info(cls)
+    assert info.type_key == type_key
+    assert info.type_cls is cls
+    parent = info.parent_type_info
+    if type_key in ("ffi.Object", "DataType", "Device"):
+        assert parent is None
+    else:
+        assert parent.type_key == "ffi.Object"
+        assert parent.type_cls is tvm_ffi.Object
+
+
+def test_fallback_class_type_info_names_its_registered_parent() -> None:
+    obj = tvm_ffi.get_global_func("testing.make_unregistered_object")()
+    info = core._type_cls_to_type_info(type(obj))
+    assert info.type_cls is type(obj)
+    parent = info.parent_type_info
+    assert parent.type_key == "testing.TestUnregisteredBaseObject"
+    assert parent.type_cls is type(obj).__mro__[1]
+    assert parent.parent_type_info.type_cls is tvm_ffi.Object

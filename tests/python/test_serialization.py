@@ -82,6 +82,25 @@ def test_null_object_pickles_to_null() -> None:
     assert repr(restored) == "Object(chandle=None)"
 
 
+def test_getstate_and_setstate_carry_the_json_graph() -> None:
+    obj = _base_object(5)
+    state = obj.__getstate__()
+    assert set(state) == {"handle"}
+    assert json.loads(state["handle"]) == json.loads(to_json_graph_str(obj))
+    assert tvm_ffi.Object().__getstate__() == {"handle": None}
+    target = tvm_ffi.Object()
+    target.__setstate__(state)
+    assert repr(target) == repr(obj)
+    assert not target.same_as(obj)
+    target.__setstate__({"handle": None})
+    assert target.__chandle__() == 0
+
+
+def test_setstate_rejects_a_state_that_is_no_object() -> None:
+    with pytest.raises(TypeError, match="not an object"):
+        tvm_ffi.Object().__setstate__({"handle": to_json_graph_str(5)})
+
+
 def test_object_without_creator_cannot_be_pickled() -> None:
     pair = tvm_ffi.get_global_func("testing.make_unregistered_object")()
     with pytest.raises(TypeError, match="no creator"):

@@ -71,18 +71,32 @@ cdef class CObject:
         return object_repr(self)
 
     def __reduce__(self):
-        if _OBJECT_REDUCE_HOOK is None:
+        return (_OBJECT_FROM_STATE, (self.__getstate__(),))
+
+    def __getstate__(self):
+        """``{"handle": <JSON graph str>}``, or ``{"handle": None}`` for a NULL object."""
+        if _OBJECT_GET_STATE is None:
             raise TypeError(f"cannot pickle '{type(self).__name__}' objects")
-        return _OBJECT_REDUCE_HOOK(self)
+        return _OBJECT_GET_STATE(self)
+
+    def __setstate__(self, state):
+        """Adopts the object rebuilt from a ``__getstate__`` state."""
+        rebuilt = _OBJECT_FROM_STATE(state)
+        if not isinstance(rebuilt, CObject):
+            raise TypeError(f"the pickled state of '{type(self).__name__}' is not an object")
+        self.__move_handle_from__(rebuilt)
 
 
-cdef object _OBJECT_REDUCE_HOOK = None
+cdef object _OBJECT_GET_STATE = None
+cdef object _OBJECT_FROM_STATE = None
 
 
-def _set_object_reduce_hook(hook):
-    """Installs ``hook(obj) -> reduce tuple``, used to pickle objects (JSON graph)."""
-    global _OBJECT_REDUCE_HOOK
-    _OBJECT_REDUCE_HOOK = hook
+def _set_object_pickle_hooks(get_state, from_state):
+    """Installs the pickling of objects (JSON graph): ``get_state(obj) -> dict`` and
+    ``from_state(dict) -> object``."""
+    global _OBJECT_GET_STATE, _OBJECT_FROM_STATE
+    _OBJECT_GET_STATE = get_state
+    _OBJECT_FROM_STATE = from_state
 
 
 def _object_type_index(CObject obj):
@@ -177,6 +191,7 @@ def _register_object_class(int32_t type_index, cls):
     global _CLS_BY_INDEX
     set_at_index(_TYPE_INDEX_TO_CLS, type_index, cls)
     _CLS_BY_INDEX = list(_TYPE_INDEX_TO_CLS)
+    attach_type_info(type_index, cls)
 
 
 def _object_type_key_to_index(type_key):

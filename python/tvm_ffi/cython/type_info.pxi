@@ -121,9 +121,25 @@ def _lookup_or_register_type_info_from_type_key(type_key):
     return _type_index_to_type_info(index)
 
 
+# Class -> its TypeInfo, for the classes bound to a type (extension types take no attributes).
+cdef dict _TYPE_INFO_BY_CLS = {}
+
+
+def attach_type_info(int32_t type_index, cls):
+    """Makes ``cls`` the ``type_cls`` of the type's (cached, shared) TypeInfo."""
+    info = _type_index_to_type_info(type_index)
+    info.type_cls = cls
+    _TYPE_INFO_BY_CLS[cls] = info
+    try:
+        cls.__tvm_ffi_type_info__ = info
+    except TypeError:
+        pass  # a static extension type: found through _TYPE_INFO_BY_CLS
+
+
 def _type_cls_to_type_info(cls):
     """The TypeInfo a class was registered with, or None."""
-    return getattr(cls, "__tvm_ffi_type_info__", None)
+    info = _TYPE_INFO_BY_CLS.get(cls)
+    return info if info is not None else getattr(cls, "__tvm_ffi_type_info__", None)
 
 
 cdef object type_attr_cell(const TVMFFITypeAttrColumn* column, int32_t type_index):
