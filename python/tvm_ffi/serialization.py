@@ -266,7 +266,7 @@ def _object_from_state(state: dict[str, Any]) -> Any:
 
 
 def _object_state(obj: core.CObject) -> dict[str, Any]:
-    """The pickled state of an object: its JSON graph (TypeError when it has none)."""
+    """Return the pickled state of an object: its JSON graph (TypeError when it has none)."""
     if obj.__chandle__() == 0:
         return {"handle": None}
     return {"handle": str(to_json_graph_str(obj))}
