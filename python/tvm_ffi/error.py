@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from types import TracebackType
 from typing import Callable, TypeVar, overload
 
 from .core import (  # noqa: F401 - _parse_backtrace is part of tvm_ffi.error's API
@@ -10,6 +11,7 @@ from .core import (  # noqa: F401 - _parse_backtrace is part of tvm_ffi.error's 
     ERROR_TYPE_TO_NAME,
     Error,
     _parse_backtrace,
+    _traceback_from_backtrace,
 )
 
 __all__ = ["ERROR_NAME_TO_TYPE", "ERROR_TYPE_TO_NAME", "Error", "register_error"]
@@ -68,3 +70,35 @@ def _register(name: str, cls: type) -> type:
     ERROR_NAME_TO_TYPE[name] = cls
     ERROR_TYPE_TO_NAME[cls] = name
     return cls
+
+
+class TracebackManager:
+    """Builds Python traceback entries for native frames, as errors from C++ show them."""
+
+    def native_traceback(self, backtrace: str) -> TracebackType | None:
+        """Return traceback entries (outermost first) for a native backtrace text.
+
+        Parameters
+        ----------
+        backtrace
+            Lines ``File "<file>", line <n>, in <func>``, most recent first (``Error.backtrace``).
+        """
+        return _traceback_from_backtrace(backtrace)
+
+    def append_traceback(
+        self, tb: TracebackType | None, filename: str, lineno: int, func: str
+    ) -> TracebackType:
+        """Return ``tb`` with one more, innermost entry: ``func`` at ``filename:lineno``.
+
+        ``tb`` itself is extended (its last entry gains the new one as ``tb_next``).
+        """
+        entry = _traceback_from_backtrace(f'  File "{filename}", line {lineno}, in {func}\n')
+        if entry is None:
+            raise ValueError(f"cannot make a traceback entry for {filename!r}")
+        if tb is None:
+            return entry
+        last = tb
+        while last.tb_next is not None:
+            last = last.tb_next
+        last.tb_next = entry
+        return tb

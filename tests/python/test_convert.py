@@ -420,6 +420,23 @@ def test_convert_protocols() -> None:
     assert tvm_ffi.convert(Convertible(obj)) is obj
 
 
+class HasCudaStream:
+    def __cuda_stream__(self) -> tuple[int, int]:
+        return (0, 0x1234)
+
+
+class HasDlpackDevice:
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (1, 0)
+
+
+@pytest.mark.parametrize("cls", [HasInt, HasFloat, HasOpaquePtr, HasCudaStream, HasDlpackDevice])
+def test_convert_keeps_objects_that_convert_only_as_arguments(cls: type) -> None:
+    value = cls()
+    assert tvm_ffi.convert(value) is value
+    assert echo(value) is not value  # a call still converts them (spec 2.2)
+
+
 def test_convert_unknown_returns_opaque_object() -> None:
     value = {1, 2}
     result = tvm_ffi.convert(value)

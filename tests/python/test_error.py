@@ -461,3 +461,20 @@ def test_native_frames_without_line_info_have_no_source_lines(monkeypatch, tmp_p
     assert f'File "{library}", line 0, in NativeFunction\n' in text
     assert linecache.getlines(library) == []
     assert library not in opened
+
+
+def test_traceback_manager_builds_native_entries() -> None:
+    manager = tvm_ffi.error.TracebackManager()
+    tb = manager.native_traceback(
+        '  File "inner.cc", line 7, in Inner\n  File "outer.cc", line 3, in Outer\n'
+    )
+    tb = manager.append_traceback(tb, "deepest.cc", 11, "Deepest")
+    frames = traceback.extract_tb(tb)
+    assert [(f.filename, f.lineno, f.name) for f in frames] == [
+        ("outer.cc", 3, "Outer"),
+        ("inner.cc", 7, "Inner"),
+        ("deepest.cc", 11, "Deepest"),
+    ]
+    single = manager.append_traceback(None, "only.cc", 1, "Only")
+    assert [f.name for f in traceback.extract_tb(single)] == ["Only"]
+    assert manager.native_traceback("no frames here") is None

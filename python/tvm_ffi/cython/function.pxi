@@ -397,7 +397,15 @@ def convert(value):
         return _convert_to_function(value)
     if hasattr(value, "__tvm_ffi_object__"):
         return value.__tvm_ffi_object__()
+    cls = type(value)
+    if not hasattr(cls, "__dlpack__") and any(hasattr(cls, name) for name in _CONVERT_KEEPS):
+        return value
     return _convert_through_cell(value)
+
+
+# Protocols whose objects convert() returns unchanged (they convert when passed to a call).
+cdef tuple _CONVERT_KEEPS = ("__cuda_stream__", "__tvm_ffi_opaque_ptr__", "__dlpack_device__",
+                             "__tvm_ffi_int__", "__tvm_ffi_float__")
 
 
 cdef object _convert_through_cell(object value):
