@@ -28,8 +28,8 @@ def _libfiles() -> str:
 
 
 def _cflags() -> str:
-    include_dirs = dict.fromkeys([libinfo.find_include_path(), libinfo.find_dlpack_include_path()])
-    return " ".join(f"-I{path}" for path in include_dirs)
+    # Both, even when they are the same directory: the output format is fixed (spec 14).
+    return f"-I{libinfo.find_include_path()} -I{libinfo.find_dlpack_include_path()}"
 
 
 def _cxxflags() -> str:

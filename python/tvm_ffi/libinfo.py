@@ -4,9 +4,15 @@
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .module import Module
 
 _PKG_DIR = Path(__file__).resolve().parent
 # In a development checkout the package sits at <repo>/python/tvm_ffi.
@@ -21,6 +27,15 @@ def _lib_file_name(name: str) -> str:
     return f"lib{name}.so"
 
 
+def _env_search_dirs() -> list[Path]:
+    """Return the directories of ``LD_LIBRARY_PATH`` (or ``DYLD_LIBRARY_PATH``) and ``PATH``."""
+    env_var = "DYLD_LIBRARY_PATH" if sys.platform.startswith("darwin") else "LD_LIBRARY_PATH"
+    dirs = []
+    for var in (env_var, "PATH"):
+        dirs.extend(Path(p) for p in os.environ.get(var, "").split(os.pathsep) if p)
+    return dirs
+
+
 def _lib_search_dirs() -> list[Path]:
     dirs = [
         _PKG_DIR / "lib",
@@ -29,10 +44,7 @@ def _lib_search_dirs() -> list[Path]:
         _DEV_ROOT / "build",
         _DEV_ROOT / "lib",
     ]
-    env_var = "DYLD_LIBRARY_PATH" if sys.platform.startswith("darwin") else "LD_LIBRARY_PATH"
-    for var in (env_var, "PATH"):
-        dirs.extend(Path(p) for p in os.environ.get(var, "").split(os.pathsep) if p)
-    return dirs
+    return dirs + _env_search_dirs()
 
 
 def _find_first(kind: str, candidates: list[Path]) -> str:
@@ -225,3 +237,129 @@ def include_paths() -> list[str]:
     with contextlib.suppress(RuntimeError):
         paths.add(find_python_helper_include_path())
     return sorted(paths)
+
+
+def _package_lib_file_names(target_name: str) -> list[str]:
+    if sys.platform.startswith("darwin"):
+        return [f"lib{target_name}.dylib", f"lib{target_name}.so"]
+    return [_lib_file_name(target_name)]
+
+
+def _record_files(package: str, file_names: list[str]) -> list[Path]:
+    """Return the files named ``file_names`` in the RECORD of the distributions of ``package``."""
+    import importlib.metadata  # here: importing it costs milliseconds at `import tvm_ffi`
+
+    dist_names = [package]
+    with contextlib.suppress(AttributeError):  # packages_distributions: Python 3.10+
+        dist_names = importlib.metadata.packages_distributions().get(package, []) + dist_names
+    found = []
+    for dist_name in dict.fromkeys(dist_names):
+        try:
+            files = importlib.metadata.distribution(dist_name).files or []
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        found += [Path(f.locate()) for f in files if f.name in file_names]
+    return found
+
+
+def _package_dir(package: str) -> Path | None:
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations))).resolve()
+
+
+def _package_lib_dirs(package: str, extra_lib_paths: Sequence[Path] | None) -> list[Path]:
+    dirs = []
+    for index, entry in enumerate(extra_lib_paths or ()):
+        if not isinstance(entry, Path):
+            raise TypeError(
+                f"extra_lib_paths[{index}] must be a pathlib.Path, got {type(entry).__name__}"
+            )
+        dirs.append(entry)
+    pkg_dir = _package_dir(package)
+    if pkg_dir is not None:
+        dev_root = pkg_dir.parent.parent  # a development tree keeps it at <repo>/python/<pkg>
+        dirs += [pkg_dir / "build" / "lib", pkg_dir / "lib", dev_root / "build" / "lib"]
+        dirs += [dev_root / "lib"]
+    return dirs + _env_search_dirs()
+
+
+def find_package_library(
+    package: str, target_name: str, extra_lib_paths: Sequence[Path] | None = None
+) -> str:
+    """Find the shared library ``target_name`` that the Python package ``package`` ships.
+
+    Search order: the files of the package's distribution (its RECORD), each of
+    ``extra_lib_paths``, ``<package>/build/lib``, ``<package>/lib``, a development tree's
+    ``build/lib`` and ``lib``, then ``LD_LIBRARY_PATH`` (``DYLD_LIBRARY_PATH`` on macOS) and
+    ``PATH``. The file is ``lib<target_name>.so`` (``.dylib`` or ``.so`` on macOS,
+    ``<target_name>.dll`` on Windows).
+
+    Raises
+    ------
+    TypeError
+        If an entry of ``extra_lib_paths`` is not a ``pathlib.Path``.
+    RuntimeError
+        If no searched place has the library; the message lists them.
+    """
+    file_names = _package_lib_file_names(target_name)
+    dirs = _package_lib_dirs(package, extra_lib_paths)
+    candidates = _record_files(package, file_names)
+    candidates += [d / name for d in dirs for name in file_names]
+    return _find_first(f"library '{target_name}' of package '{package}'", candidates)
+
+
+def load_lib_ctypes(
+    package: str, target_name: str, mode: int, extra_lib_paths: Sequence[Path] | None = None
+) -> ctypes.CDLL:
+    """Load the shared library ``target_name`` of ``package`` with ctypes.
+
+    Parameters
+    ----------
+    package
+        The Python package (import name) that ships the library.
+    target_name
+        The library name without prefix and suffix (``"my_kernels"`` for ``libmy_kernels.so``).
+    mode
+        The ``dlopen`` mode, e.g. ``ctypes.RTLD_GLOBAL``.
+    extra_lib_paths
+        Directories searched after the package's own files (see :func:`find_package_library`).
+
+    Returns
+    -------
+    ctypes.CDLL
+        The loaded library.
+    """
+    return ctypes.CDLL(find_package_library(package, target_name, extra_lib_paths), mode=mode)
+
+
+def load_lib_module(
+    package: str,
+    target_name: str,
+    keep_module_alive: bool = True,
+    extra_lib_paths: Sequence[Path] | None = None,
+) -> Module:
+    """Load the shared library ``target_name`` of ``package`` as a :class:`tvm_ffi.Module`.
+
+    Parameters
+    ----------
+    package, target_name, extra_lib_paths
+        As for :func:`load_lib_ctypes`.
+    keep_module_alive
+        As for :func:`tvm_ffi.load_module`.
+
+    Returns
+    -------
+    Module
+        The module; its functions are the library's ``__tvm_ffi_<name>`` exports.
+    """
+    from .module import load_module
+
+    path = find_package_library(package, target_name, extra_lib_paths)
+    return load_module(path, keep_module_alive=keep_module_alive)

@@ -62,8 +62,10 @@ def test_config_libfiles_points_to_existing_file(config_script: str) -> None:
 
 def test_config_cxxflags_contain_include_dir(config_script: str) -> None:
     (cxxflags,) = _config(config_script, "--cxxflags")
-    assert f"-I{libinfo.find_include_path()}" in cxxflags.split()
-    assert "-std=c++17" in cxxflags.split()
+    include, dlpack = libinfo.find_include_path(), libinfo.find_dlpack_include_path()
+    assert cxxflags == f"-I{include} -I{dlpack} -std=c++17"
+    (cflags,) = _config(config_script, "--cflags")
+    assert cflags == f"-I{include} -I{dlpack}"
 
 
 def test_config_prints_flags_in_fixed_order(config_script: str) -> None:
