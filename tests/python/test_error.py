@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import gc
+import subprocess
 import sys
 import traceback
 import weakref
@@ -478,3 +479,30 @@ def test_traceback_manager_builds_native_entries() -> None:
     single = manager.append_traceback(None, "only.cc", 1, "Only")
     assert [f.name for f in traceback.extract_tb(single)] == ["Only"]
     assert manager.native_traceback("no frames here") is None
+
+
+def test_callback_backtrace_leaves_out_the_core_extension_frames() -> None:
+    def callback() -> None:
+        raise_error("ValueError", "from inside")
+
+    with pytest.raises(ValueError, match="from inside") as info:
+        apply(callback)
+    backtrace = info.value.__tvm_ffi_error__.backtrace
+    assert "in callback" in backtrace
+    assert "tvm_ffi.core." not in backtrace
+    names = [frame.name for frame in frames_of(info.value)]
+    assert not any(name.startswith("tvm_ffi.core.") for name in names[names.index("callback") :])
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="columns in tracebacks since 3.11")
+def test_native_frames_have_no_columns_so_no_carets() -> None:
+    with pytest.raises(ValueError) as info:
+        raise_error("ValueError", "columns")
+    native = [f for f in frames_of(info.value) if "TestRaiseError" in f.name]
+    assert native and all(f.colno is None and f.end_colno is None for f in native)
+    code = (
+        "import tvm_ffi\ntvm_ffi.get_global_func('testing.test_raise_error')('ValueError', 'x')\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert "TestRaiseError" in result.stderr
+    assert "^" not in result.stderr

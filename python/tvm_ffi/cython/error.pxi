@@ -144,6 +144,10 @@ cdef object _synthetic_frame(str filename, int lineno, str func):
     code = _SYNTHETIC_CODE.get(key)
     if code is None:
         code = compile("raise _SyntheticFrameMarker()", filename, "exec")
+        if hasattr(code, "co_positions"):  # 3.11+: no columns, so no carets under native lines
+            from ._linetable import without_columns
+
+            code = code.replace(co_linetable=without_columns(code.co_linetable))
         code = code.replace(co_name=func)
         if hasattr(code, "co_qualname"):
             code = code.replace(co_qualname=func)
@@ -185,11 +189,13 @@ def _traceback_from_backtrace(str backtrace):
 
 
 cdef str _format_python_frames(tb):
-    """Real (non-synthetic) frames of a traceback as backtrace lines, most recent first."""
+    """The user's frames of a traceback as backtrace lines, most recent first: neither
+    synthetic (native) frames nor those of this extension's own Cython functions."""
     lines = []
     while tb is not None:
         frame = tb.tb_frame
-        if not frame.f_globals.get("__tvm_ffi_synthetic__", False):
+        scope = frame.f_globals
+        if not scope.get("__tvm_ffi_synthetic__", False) and scope.get("__name__") != __name__:
             code = frame.f_code
             lines.append(f'  File "{code.co_filename}", line {tb.tb_lineno}, in {code.co_name}\n')
         tb = tb.tb_next
