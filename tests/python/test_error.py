@@ -506,3 +506,18 @@ def test_native_frames_have_no_columns_so_no_carets() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert "TestRaiseError" in result.stderr
     assert "^" not in result.stderr
+
+
+def test_traceback_goes_from_the_caller_straight_to_native_frames() -> None:
+    with pytest.raises(ValueError, match="straight") as info:
+        raise_error("ValueError", "straight")
+    frames = frames_of(info.value)
+    assert frames[0].name == "test_traceback_goes_from_the_caller_straight_to_native_frames"
+    assert not any(frame.name.startswith("tvm_ffi.core.") for frame in frames)
+    assert "TestRaiseError" in frames[-1].name
+
+
+def test_conversion_errors_leave_out_the_binding_frames() -> None:
+    with pytest.raises(TypeError) as info:
+        tvm_ffi.get_global_func("testing.add_one")(object())
+    assert not any(frame.name.startswith("tvm_ffi.core.") for frame in frames_of(info.value))

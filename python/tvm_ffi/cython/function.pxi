@@ -160,7 +160,7 @@ cdef void* symbol_address(object symbol, str api) except NULL:
 
 cdef extern from "tvm_ffi_python_vectorcall.h":
     object TVMFFIPyMakeVectorcallSubtype(object base, const char* name, const char* doc,
-                                         void* entry)
+                                         void* entry, const char* own_frame_prefix)
     Py_ssize_t PyVectorcall_NARGS(size_t nargsf)
 
 
@@ -182,7 +182,7 @@ cdef object call_function_vectorcall(PyObject* self, PyObject** args, size_t nar
 # Every Function made from a handle is of this class (registration.pxi).
 cdef object _vectorcall_function = TVMFFIPyMakeVectorcallSubtype(
     Function, "tvm_ffi.core.Function", Function.__doc__.encode("utf-8"),
-    <void*>call_function_vectorcall)
+    <void*>call_function_vectorcall, b"tvm_ffi.core.")
 
 
 # ------------------------------------------------------------------------------------------

@@ -22,16 +22,80 @@ typedef struct {
   vectorcallfunc entry;
   newfunc base_new;
   destructor base_dealloc;
-  int base_releases_type; /* a heap base's dealloc drops the instance's type reference */
+  int base_releases_type;     /* a heap base's dealloc drops the instance's type reference */
+  PyObject* own_frame_prefix; /* names of the extension's own traceback entries start so */
 } TVMFFIPyVectorcallClass;
 
 static TVMFFIPyVectorcallClass tvm_ffi_py_vectorcall_class;
+
+/* Whether a traceback entry is one the extension's own (Cython) functions added. */
+static int TVMFFIPyIsOwnEntry(PyObject* tb) {
+  PyObject* frame = PyObject_GetAttrString(tb, "tb_frame");
+  PyObject* code = frame != NULL ? PyObject_GetAttrString(frame, "f_code") : NULL;
+  PyObject* name = code != NULL ? PyObject_GetAttrString(code, "co_name") : NULL;
+  int own = name != NULL && PyUnicode_Check(name) &&
+            PyUnicode_Tailmatch(name, tvm_ffi_py_vectorcall_class.own_frame_prefix, 0,
+                                PY_SSIZE_T_MAX, -1) == 1;
+  Py_XDECREF(name);
+  Py_XDECREF(code);
+  Py_XDECREF(frame);
+  PyErr_Clear();
+  return own;
+}
+
+/* The traceback past its leading own entries (new reference, or NULL for none left). */
+static PyObject* TVMFFIPySkipOwnEntries(PyObject* tb) {
+  Py_XINCREF(tb);
+  while (tb != NULL && tb != Py_None && TVMFFIPyIsOwnEntry(tb)) {
+    PyObject* next = PyObject_GetAttrString(tb, "tb_next");
+    if (next == NULL) {
+      PyErr_Clear();
+      break;
+    }
+    Py_DECREF(tb);
+    tb = next;
+  }
+  if (tb == Py_None) {
+    Py_DECREF(tb);
+    tb = NULL;
+  }
+  return tb;
+}
+
+/* Drops the extension's own entries from the head of the pending exception's traceback: the
+   user's call is followed by the native frames, not by the binding's internals. */
+static void TVMFFIPyDropOwnEntries(void) {
+#if PY_VERSION_HEX >= 0x030C0000
+  PyObject* exc = PyErr_GetRaisedException();
+  if (exc == NULL) return;
+  PyObject* tb = PyException_GetTraceback(exc);
+  PyObject* kept = TVMFFIPySkipOwnEntries(tb);
+  Py_XDECREF(tb);
+  PyException_SetTraceback(exc, kept != NULL ? kept : Py_None);
+  Py_XDECREF(kept);
+  PyErr_SetRaisedException(exc);
+#else
+  PyObject *type = NULL, *value = NULL, *tb = NULL;
+  PyErr_Fetch(&type, &value, &tb);
+  if (type == NULL) return;
+  PyObject* kept = TVMFFIPySkipOwnEntries(tb);
+  Py_XDECREF(tb);
+  PyErr_Restore(type, value, kept);
+#endif
+}
+
+static PyObject* TVMFFIPyVectorcallEntry(PyObject* self, PyObject* const* args, size_t nargsf,
+                                         PyObject* kwnames) {
+  PyObject* result = tvm_ffi_py_vectorcall_class.entry(self, args, nargsf, kwnames);
+  if (result == NULL) TVMFFIPyDropOwnEntries();
+  return result;
+}
 
 static PyObject* TVMFFIPyVectorcallNew(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   PyObject* self = tvm_ffi_py_vectorcall_class.base_new(type, args, kwargs);
   if (self != NULL) {
     *(vectorcallfunc*)((char*)self + tvm_ffi_py_vectorcall_class.entry_offset) =
-        tvm_ffi_py_vectorcall_class.entry;
+        TVMFFIPyVectorcallEntry;
   }
   return self;
 }
@@ -63,15 +127,19 @@ static int TVMFFIPyReadTypeSlots(PyObject* base, Py_ssize_t* basicsize) {
 }
 
 /* A subclass `name` of base (which must define tp_call with the same meaning) whose
-   instances are called through `entry`. `name` must outlive the type (before 3.12 tp_name
-   points into it); `doc` is copied. Returns a new reference, or NULL with an error set. */
+   instances are called through `entry`; when a call fails, the traceback entries at its head
+   whose function names start with `own_frame_prefix` are dropped. `name` must outlive the type
+   (before 3.12 tp_name points into it); `doc` is copied. Returns a new reference, or NULL with
+   an error set. */
 static PyObject* TVMFFIPyMakeVectorcallSubtype(PyObject* base, const char* name, const char* doc,
-                                               void* entry) {
+                                               void* entry, const char* own_frame_prefix) {
   static PyMemberDef members[2];
   static PyType_Slot slots[5];
   static PyType_Spec spec;
   Py_ssize_t basicsize;
   if (TVMFFIPyReadTypeSlots(base, &basicsize) != 0) return NULL;
+  tvm_ffi_py_vectorcall_class.own_frame_prefix = PyUnicode_FromString(own_frame_prefix);
+  if (tvm_ffi_py_vectorcall_class.own_frame_prefix == NULL) return NULL;
   basicsize = (basicsize + (Py_ssize_t)sizeof(void*) - 1) / (Py_ssize_t)sizeof(void*) *
               (Py_ssize_t)sizeof(void*);
   tvm_ffi_py_vectorcall_class.entry_offset = basicsize;

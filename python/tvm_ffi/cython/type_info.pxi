@@ -125,7 +125,7 @@ def _lookup_or_register_type_info_from_type_key(type_key):
 cdef dict _TYPE_INFO_BY_CLS = {}
 
 
-def attach_type_info(int32_t type_index, cls):
+cdef attach_type_info(int32_t type_index, cls):
     """Makes ``cls`` the ``type_cls`` of the type's (cached, shared) TypeInfo."""
     info = _type_index_to_type_info(type_index)
     info.type_cls = cls
