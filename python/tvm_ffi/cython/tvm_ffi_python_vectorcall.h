@@ -62,9 +62,18 @@ static PyObject* TVMFFIPySkipOwnEntries(PyObject* tb) {
   return tb;
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define TVM_FFI_PY_COLD __attribute__((noinline, cold))
+#elif defined(_MSC_VER)
+#define TVM_FFI_PY_COLD __declspec(noinline)
+#else
+#define TVM_FFI_PY_COLD
+#endif
+
 /* Drops the extension's own entries from the head of the pending exception's traceback: the
-   user's call is followed by the native frames, not by the binding's internals. */
-static void TVMFFIPyDropOwnEntries(void) {
+   user's call is followed by the native frames, not by the binding's internals. Out of line,
+   so that the call path through TVMFFIPyVectorcallEntry saves no registers. */
+static TVM_FFI_PY_COLD void TVMFFIPyDropOwnEntries(void) {
 #if PY_VERSION_HEX >= 0x030C0000
   PyObject* exc = PyErr_GetRaisedException();
   if (exc == NULL) return;
