@@ -192,11 +192,12 @@ cdef str _format_python_frames(tb):
     """The user's frames of a traceback as backtrace lines, most recent first: neither
     synthetic (native) frames nor those of this extension's own Cython functions."""
     lines = []
+    own_prefix = __name__ + "."  # Cython names its traceback entries "tvm_ffi.core.<func>"
     while tb is not None:
         frame = tb.tb_frame
-        scope = frame.f_globals
-        if not scope.get("__tvm_ffi_synthetic__", False) and scope.get("__name__") != __name__:
-            code = frame.f_code
+        code = frame.f_code
+        synthetic = frame.f_globals.get("__tvm_ffi_synthetic__", False)
+        if not synthetic and not code.co_name.startswith(own_prefix):
             lines.append(f'  File "{code.co_filename}", line {tb.tb_lineno}, in {code.co_name}\n')
         tb = tb.tb_next
     lines.reverse()
