@@ -505,7 +505,9 @@ def test_native_frames_have_no_columns_so_no_carets() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert "TestRaiseError" in result.stderr
-    assert "^" not in result.stderr
+    # The caller's own line may be underlined (3.13 shows -c source); native lines must not be.
+    native_part = result.stderr[result.stderr.index("include/tvm/ffi/") :]
+    assert "^" not in native_part
 
 
 def test_traceback_goes_from_the_caller_straight_to_native_frames() -> None:
