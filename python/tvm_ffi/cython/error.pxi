@@ -19,8 +19,7 @@ class Error(Object):
     """An FFI error object (``ffi.Error``): kind, message and backtrace (most recent first)."""
 
     def __init__(self, kind, message, backtrace=""):
-        if not isinstance(self, Error):
-            raise TypeError(f"expected an ffi.Error, got {type(self).__name__}")
+        check_is_error(self)
         cdef bytes kind_b = exact_str(kind, "kind").encode("utf-8")
         cdef bytes message_b = exact_str(message, "message").encode("utf-8")
         cdef bytes backtrace_b = exact_str(backtrace, "backtrace").encode("utf-8")
@@ -74,10 +73,15 @@ class Error(Object):
         return "ffi.Error"
 
 
+cdef int check_is_error(object obj) except -1:
+    if not isinstance(obj, Error):
+        raise TypeError(f"expected an ffi.Error, got {type(obj).__name__}")
+    return 0
+
+
 cdef TVMFFIObjectHandle error_handle(object error) except NULL:
     """The live handle of an ``Error``; TypeError for anything else."""
-    if not isinstance(error, Error):
-        raise TypeError(f"expected an ffi.Error, got {type(error).__name__}")
+    check_is_error(error)
     return live_handle(error)
 
 
