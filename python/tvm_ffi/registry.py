@@ -193,7 +193,8 @@ def register_object(type_key: str | type | None = None, *, init: bool = True) ->
     Raises
     ------
     ValueError
-        If the type key is not registered natively.
+        If the type key is not registered natively, or if objects of the type were already
+        returned as instances of a registered class smaller (``__basicsize__``) than this one.
     TypeError
         If ``type_key`` is neither a str, a class nor None.
     """
@@ -212,6 +213,7 @@ def register_object(type_key: str | type | None = None, *, init: bool = True) ->
 
 def _register_class(cls: type, type_key: str, init: bool) -> type:
     info = core._lookup_or_register_type_info_from_type_key(type_key)
+    core._check_class_replaceable(info.type_index, cls)
     info.type_cls = cls
     cls.__tvm_ffi_type_info__ = info
     _add_class_attrs(cls, info)

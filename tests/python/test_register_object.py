@@ -288,3 +288,43 @@ def test_registering_a_class_replaces_the_ancestor_class_resolved_before(run_pyt
     # registered, its objects get a class made for them under Base; after, Derived.
     printed = run_python("-c", RESOLVED_THEN_REGISTERED).stdout.split()
     assert printed == ["True", "False", "Derived"]
+
+
+# Re-registration once wrappers exist (spec 3). Run in a child process: which classes have
+# made wrappers is process-wide state.
+REREGISTER_SCRIPT = r"""
+import tvm_ffi
+
+def register(cls):
+    return tvm_ffi.register_object("testing.TestIntPair")(cls)
+
+Slim = register(type("Slim", (tvm_ffi.Object,), {"__slots__": ()}))
+Wide = type("Wide", (tvm_ffi.Object,), {"__slots__": ("extra",)})
+assert Wide.__basicsize__ > Slim.__basicsize__
+register(Wide)  # no wrapper exists yet: allowed
+register(Slim)
+pair = Slim(1, 2)
+assert type(pair) is Slim
+register(type("SlimToo", (tvm_ffi.Object,), {"__slots__": ()}))  # same size: allowed
+try:
+    register(Wide)
+except ValueError as err:
+    print(err)
+else:
+    raise SystemExit("a larger class replaced a materialized one")
+assert type(tvm_ffi.get_global_func("testing.echo")(pair)).__name__ == "SlimToo"
+"""
+
+
+def test_reregistering_larger_class_after_instances_is_value_error() -> None:
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-c", REREGISTER_SCRIPT], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith(
+        "Cannot re-register type `testing.TestIntPair` with class `Wide`: instances were "
+        "already created with the smaller class `Slim`"
+    ), run.stdout

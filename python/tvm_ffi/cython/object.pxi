@@ -175,9 +175,12 @@ cdef class OpaquePyObject(CObject):
 # Type index -> Python class
 # ------------------------------------------------------------------------------------------
 cdef list _TYPE_INDEX_TO_CLS = []
-# The class used for each type index: the registered ones, plus the nearest registered ancestor's
-# for types resolved so far; rebuilt from _TYPE_INDEX_TO_CLS on every registration.
+# The class used for each type index resolved so far: its registered class, else its nearest
+# registered ancestor's. Emptied on every registration, so that the first wrapper made after it
+# goes through class_for_type_index's slow path, which notes it in _MATERIALIZED_CLS.
 cdef list _CLS_BY_INDEX = []
+# Type index -> the registered class its wrappers have been made with.
+cdef dict _MATERIALIZED_CLS = {}
 
 
 cdef void set_at_index(list classes, int32_t type_index, object cls):
@@ -189,9 +192,22 @@ cdef void set_at_index(list classes, int32_t type_index, object cls):
 def _register_object_class(int32_t type_index, cls):
     """Records ``cls`` as the Python class of objects with ``type_index``."""
     global _CLS_BY_INDEX
+    _check_class_replaceable(type_index, cls)
     set_at_index(_TYPE_INDEX_TO_CLS, type_index, cls)
-    _CLS_BY_INDEX = list(_TYPE_INDEX_TO_CLS)
+    _CLS_BY_INDEX = []
     attach_type_info(type_index, cls)
+
+
+def _check_class_replaceable(int32_t type_index, cls):
+    """Raises ValueError when wrappers of ``type_index`` were made with a registered class
+    smaller than ``cls``: a type cannot move to a larger wrapper once instances exist."""
+    previous = _MATERIALIZED_CLS.get(type_index)
+    if previous is None or previous is cls or cls.__basicsize__ <= previous.__basicsize__:
+        return
+    raise ValueError(
+        f"Cannot re-register type `{type_key_of_index(type_index)}` with class "
+        f"`{cls.__qualname__}`: instances were already created with the smaller class "
+        f"`{previous.__qualname__}` ({previous.__basicsize__} bytes < {cls.__basicsize__})")
 
 
 def _object_type_key_to_index(type_key):
@@ -217,9 +233,15 @@ cdef object class_for_type_index(int32_t type_index):
         cls = _CLS_BY_INDEX[type_index]
         if cls is not None:
             return cls
-    if _FALLBACK_CLASS_FACTORY is not None and type_index >= 128:
-        return _FALLBACK_CLASS_FACTORY(type_index)
-    cls = resolve_ancestor_class(type_index)
+    if type_index < len(_TYPE_INDEX_TO_CLS) and _TYPE_INDEX_TO_CLS[type_index] is not None:
+        cls = _TYPE_INDEX_TO_CLS[type_index]
+        _MATERIALIZED_CLS[type_index] = cls
+    elif _FALLBACK_CLASS_FACTORY is not None and type_index >= 128:
+        cls = _FALLBACK_CLASS_FACTORY(type_index)
+        _MATERIALIZED_CLS[type_index] = cls
+        return cls
+    else:
+        cls = resolve_ancestor_class(type_index)
     set_at_index(_CLS_BY_INDEX, type_index, cls)
     return cls
 
