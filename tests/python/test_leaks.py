@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import gc
 import sys
+import weakref
+from typing import Callable
 
 import pytest
 
@@ -103,3 +105,29 @@ def test_callback_errors_do_not_leak() -> None:
     assert sys.getrefcount(payload) == payload_base
     assert sys.getrefcount(raiser) == raiser_base
     assert use_count(obj) == obj_base
+
+
+def classes_alive_after(use: Callable[[object], object], count: int = 2500) -> int:
+    """How many of ``count`` classes, made one per call and used once, outlive their use."""
+    tensor = tvm_ffi.get_global_func("testing.tensor_empty_cpu")((2,), tvm_ffi.float32)
+
+    def make_and_use() -> weakref.ref[type]:
+        class Local:
+            def __dlpack__(self, **kwargs: object) -> object:
+                return tensor.__dlpack__(**kwargs)
+
+            def __dlpack_device__(self) -> tuple[int, int]:
+                return (1, 0)
+
+        use(Local())
+        return weakref.ref(Local)
+
+    refs = [make_and_use() for _ in range(count)]
+    gc.collect()
+    return sum(ref() is not None for ref in refs)
+
+
+@pytest.mark.parametrize("use", [nop, tvm_ffi.from_dlpack], ids=["argument", "from_dlpack"])
+def test_per_class_caches_do_not_keep_every_class_alive(use: Callable[[object], object]) -> None:
+    # The caches keep at most 1024 classes (and the last one used); 2500 were made.
+    assert classes_alive_after(use) <= 1025

@@ -211,6 +211,7 @@ cdef extern from "tvm_ffi_python_helpers.h":
                             const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) noexcept
     int TVMFFIPySetIntCell(PyObject* value, TVMFFIAny* cell, int32_t type_index) nogil
     PyObject* TVMFFIPyTupleItem(object tuple, Py_ssize_t index)
+    PyObject* TVMFFIPyListItemOrNull(list items, Py_ssize_t index)
     int TVMFFIPyTrySetExactInt(PyObject* value, TVMFFIAny* cell) nogil
     int TVMFFIPySetSmallStr(TVMFFIAny* cell, int32_t type_index, const char* data,
                             size_t size) nogil
@@ -242,3 +243,15 @@ cdef inline int CHECK_CALL(int ret) except -1:
     if ret == 0:
         return 0
     return raise_ffi_error(ret)
+
+
+# Caches keyed by a Python class hold at most this many classes: a full one is emptied, so that
+# classes made at run time (one per call, say) are not kept alive forever.
+cdef Py_ssize_t _CLASS_CACHE_LIMIT = 1024
+
+
+cdef int cache_for_class(dict cache, type cls, object value) except -1:
+    if len(cache) >= _CLASS_CACHE_LIMIT:
+        cache.clear()
+    cache[cls] = value
+    return 0

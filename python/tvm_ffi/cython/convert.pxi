@@ -143,7 +143,7 @@ cdef inline int arg_rule(object value) except -1:
     rule = _ARG_RULE_CACHE.get(cls)
     if rule is None:
         rule = classify_type(cls)
-        _ARG_RULE_CACHE[cls] = rule
+        cache_for_class(_ARG_RULE_CACHE, cls, rule)
     _last_rule_cls = cls
     _last_rule = rule
     return rule

@@ -35,7 +35,7 @@ cdef const DLPackExchangeAPI* exchange_api_of_type(type cls) except? NULL:
         if address != 0:
             if (<const DLPackExchangeAPI*><uint64_t>address).header.version.major != 1:
                 address = 0
-        _EXCHANGE_API_CACHE[cls] = address
+        cache_for_class(_EXCHANGE_API_CACHE, cls, address)
     return <const DLPackExchangeAPI*><uint64_t>address
 
 
@@ -141,7 +141,7 @@ cdef object call_dlpack(object value):
         try:
             return call_dlpack_with(value, stream)
         except TypeError:
-            _REFUSES_STREAM[type(value)] = True
+            cache_for_class(_REFUSES_STREAM, type(value), True)
     return call_dlpack_with(value, None)
 
 
@@ -156,12 +156,12 @@ cdef object call_dlpack_with(object value, object stream):
             capsule = TVMFFIPyCallDLPackVersioned(value, _DLPACK_METHOD, kwnames, _MAX_VERSION,
                                                   stream)
             if accepts is None:
-                _ACCEPTS_MAX_VERSION[cls] = True
+                cache_for_class(_ACCEPTS_MAX_VERSION, cls, True)
             return capsule
         except TypeError:
             if accepts is True:
                 raise
-            _ACCEPTS_MAX_VERSION[cls] = False
+            cache_for_class(_ACCEPTS_MAX_VERSION, cls, False)
     return value.__dlpack__() if stream is None else value.__dlpack__(stream=stream)
 
 
