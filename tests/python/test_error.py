@@ -378,6 +378,42 @@ def test_error_through_two_boundaries_keeps_object() -> None:
     assert index_of_frame(frames, "callback") < index_of_frame(frames, "TestRaiseError")
 
 
+def caught_native_error() -> BaseException:
+    try:
+        raise_error("ValueError", "kept")
+    except ValueError as err:
+        return err
+    raise AssertionError("testing.test_raise_error did not raise")
+
+
+def test_passing_a_caught_error_again_adds_no_frames() -> None:
+    exc = caught_native_error()
+    error = exc.__tvm_ffi_error__
+    tvm_ffi.get_global_func("testing.nop")(exc)
+    length = len(error.backtrace)
+    for _ in range(100):
+        assert echo(exc).same_as(error)
+    assert len(error.backtrace) == length
+
+
+def test_reraising_an_error_from_callbacks_adds_only_the_new_frames() -> None:
+    exc = caught_native_error()
+
+    def reraise() -> None:
+        raise exc
+
+    lengths = []
+    for _ in range(4):
+        with pytest.raises(ValueError, match="kept"):
+            apply(reraise)
+        lengths.append(len(exc.__tvm_ffi_error__.backtrace))
+    growth = [after - before for before, after in zip(lengths, lengths[1:])]
+    # Each raise adds the same few frames (the callback's, the caller's), never the whole
+    # traceback again, which would double the text each time.
+    assert growth[0] == growth[1] == growth[2], lengths
+    assert 0 < growth[0] < 1000, lengths
+
+
 def test_nested_callbacks_keep_innermost_frame() -> None:
     def innermost() -> None:
         raise IndexError("innermost")

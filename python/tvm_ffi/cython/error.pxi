@@ -192,12 +192,13 @@ def _traceback_from_backtrace(str backtrace):
     return tb
 
 
-cdef str _format_python_frames(tb):
-    """The user's frames of a traceback as backtrace lines, most recent first: neither
-    synthetic (native) frames nor those of this extension's own Cython functions."""
+cdef str _format_python_frames(tb, stop=None):
+    """The user's frames of a traceback up to (not including) entry ``stop``, as backtrace
+    lines, most recent first: neither synthetic (native) frames nor those of this extension's
+    own Cython functions."""
     lines = []
     own_prefix = __name__ + "."  # Cython names its traceback entries "tvm_ffi.core.<func>"
-    while tb is not None:
+    while tb is not None and tb is not stop:
         frame = tb.tb_frame
         code = frame.f_code
         synthetic = frame.f_globals.get("__tvm_ffi_synthetic__", False)
@@ -211,13 +212,17 @@ cdef str _format_python_frames(tb):
 cdef object error_from_exception(BaseException exc):
     """The FFI error for a Python exception (reusing the one it came from, if any)."""
     existing = getattr(exc, "__tvm_ffi_error__", None)
-    frames = _format_python_frames(exc.__traceback__)
+    tb = exc.__traceback__
     if isinstance(existing, Error) and (<CObject>existing).chandle != NULL:
+        # A traceback grows at its head as the exception is raised again, so only the entries
+        # before the head seen last time are new to the error's backtrace.
+        frames = _format_python_frames(tb, getattr(exc, "__tvm_ffi_recorded_tb__", None))
         if frames:
             error_update_backtrace(existing, frames, 1)
+        exc.__tvm_ffi_recorded_tb__ = tb
         return existing
     kind = ERROR_TYPE_TO_NAME.get(type(exc), "RuntimeError")
-    return Error(kind, str(exc), frames)
+    return Error(kind, str(exc), _format_python_frames(tb))
 
 
 cdef void set_raised_from_exception(BaseException exc) noexcept:
