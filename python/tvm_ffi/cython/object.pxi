@@ -227,12 +227,15 @@ cdef inline void clear_raised_error() noexcept:
     TVMFFIObjectDecRef(err)
 
 
-cdef object class_for_type_index(int32_t type_index):
+cdef inline object class_for_type_index(int32_t type_index):
     """The registered class of a type, else that of its nearest registered ancestor."""
-    if type_index < len(_CLS_BY_INDEX):
-        cls = _CLS_BY_INDEX[type_index]
-        if cls is not None:
-            return cls
+    cdef PyObject* cls = TVMFFIPyListItemOrNull(_CLS_BY_INDEX, type_index)
+    if cls != NULL:
+        return <object>cls
+    return resolve_class_for_type_index(type_index)
+
+
+cdef object resolve_class_for_type_index(int32_t type_index):
     if type_index < len(_TYPE_INDEX_TO_CLS) and _TYPE_INDEX_TO_CLS[type_index] is not None:
         cls = _TYPE_INDEX_TO_CLS[type_index]
         _MATERIALIZED_CLS[type_index] = cls

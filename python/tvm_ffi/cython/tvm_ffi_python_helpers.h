@@ -108,6 +108,18 @@ static inline PyObject* TVMFFIPyTupleItem(PyObject* tuple, Py_ssize_t index) {
 #endif
 }
 
+/* A borrowed list item, or NULL when index is past the end or the item is None. */
+static inline PyObject* TVMFFIPyListItemOrNull(PyObject* list, Py_ssize_t index) {
+#ifdef Py_LIMITED_API
+  if (index >= PyList_Size(list)) return NULL;
+  PyObject* item = PyList_GetItem(list, index);
+#else
+  if (index >= PyList_GET_SIZE(list)) return NULL;
+  PyObject* item = PyList_GET_ITEM(list, index);
+#endif
+  return item == Py_None ? NULL : item;
+}
+
 /* The fast path of argument conversion: writes the cell when value is an exact int that fits
    in int64 and returns 1; returns 0 for anything else. */
 static inline int TVMFFIPyTrySetExactInt(PyObject* value, TVMFFIAny* cell) {
@@ -138,8 +150,7 @@ static void TVMFFIPyMlirPackedDelete(void* self) {
 }
 
 static inline int TVMFFIPyMakeMlirPackedFunction(void* mlir_symbol, void* keep_alive,
-                                                 void (*deleter)(void*),
-                                                 TVMFFIObjectHandle* out) {
+                                                 void (*deleter)(void*), TVMFFIObjectHandle* out) {
   TVMFFIPyMlirPacked* fn = (TVMFFIPyMlirPacked*)malloc(sizeof(TVMFFIPyMlirPacked));
   if (fn == NULL) {
     TVMFFIErrorSetRaisedFromCStr("MemoryError", "cannot allocate an MLIR function wrapper");
@@ -180,9 +191,8 @@ typedef int (*TVMFFIPyErrorSink)(PyObject* exc);
 /* Runs a callback body (GIL held) and turns the exception it leaves into the raised FFI error.
    Done here rather than with try/except in Cython, which would save and restore the thread's
    handled-exception state on every call (two C API calls under the limited API). */
-static inline int TVMFFIPyRunCallback(TVMFFIPyCallbackBody body, TVMFFIPyErrorSink sink,
-                                      void* self, const TVMFFIAny* args, int32_t num_args,
-                                      TVMFFIAny* result) {
+static inline int TVMFFIPyRunCallback(TVMFFIPyCallbackBody body, TVMFFIPyErrorSink sink, void* self,
+                                      const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
   int ret = body(self, args, num_args, result);
   if (ret != -2) return ret;
   PyObject* exc = TVMFFIPyTakeRaisedException();
@@ -197,7 +207,7 @@ static inline int TVMFFIPyRunCallback(TVMFFIPyCallbackBody body, TVMFFIPyErrorSi
 
 /* A new instance of cls made by the tp_new slot of base (no __new__/__init__ of cls run). */
 static inline PyObject* TVMFFIPyNewInstanceFrom(PyObject* base, PyObject* cls, PyObject* args) {
-#if defined(Py_LIMITED_API) || PY_VERSION_HEX >= 0x030A0000
+#ifdef Py_LIMITED_API
   newfunc tp_new = (newfunc)PyType_GetSlot((PyTypeObject*)base, Py_tp_new);
 #else
   newfunc tp_new = ((PyTypeObject*)base)->tp_new;
