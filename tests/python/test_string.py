@@ -107,6 +107,28 @@ def test_unusable_cache_sends_the_content(replacement: str | int | None) -> None
         assert type(again) is type(value)
 
 
+def test_deleted_string_cache_sends_the_content() -> None:
+    text = echo(LONG_TEXT)
+    del text._tvm_ffi_cached_object
+    assert echo(text) == LONG_TEXT
+
+
+def test_string_subclass_cache_property_is_honoured() -> None:
+    """A subclass may compute the cache: it is read through the attribute, not the slot."""
+    source = echo(LONG_TEXT + "!")
+
+    class Derived(core.String):
+        @property
+        def _tvm_ffi_cached_object(self) -> tvm_ffi.Object:
+            return source._tvm_ffi_cached_object
+
+        @_tvm_ffi_cached_object.setter
+        def _tvm_ffi_cached_object(self, value: object) -> None:
+            pass
+
+    assert echo(Derived(LONG_TEXT)) == LONG_TEXT + "!"
+
+
 def test_typed_string_function_accepts_string() -> None:
     text = echo(LONG_TEXT)
     assert tvm_ffi.get_global_func("testing.schema_id_string")(text) == LONG_TEXT

@@ -212,6 +212,8 @@ cdef extern from "tvm_ffi_python_helpers.h":
     int TVMFFIPySetIntCell(PyObject* value, TVMFFIAny* cell, int32_t type_index) nogil
     PyObject* TVMFFIPyTupleItem(object tuple, Py_ssize_t index)
     PyObject* TVMFFIPyListItemOrNull(list items, Py_ssize_t index)
+    PyObject* TVMFFIPySlotGet(object obj, Py_ssize_t offset)
+    void TVMFFIPySlotSet(object obj, Py_ssize_t offset, object value)
     int TVMFFIPyTrySetExactInt(PyObject* value, TVMFFIAny* cell) nogil
     int TVMFFIPySetSmallStr(TVMFFIAny* cell, int32_t type_index, const char* data,
                             size_t size) nogil

@@ -29,6 +29,30 @@ class String(str, PyNativeObject):
         return (str, (str(self),))
 
 
+cdef Py_ssize_t find_cache_slot(type cls):
+    """The byte offset of the ``_tvm_ffi_cached_object`` slot in instances of ``cls``, where
+    CPython puts a class's only slot: at the end of the instance. Checked by writing through
+    the slot's descriptor; 0 when the check fails (attribute access is then used)."""
+    cdef Py_ssize_t offset = cls.__basicsize__ - sizeof(PyObject*)
+    probe = TVMFFIPyNewInstanceFrom(str, cls, ("slot probe",))
+    marker = object()
+    probe._tvm_ffi_cached_object = marker
+    return offset if TVMFFIPySlotGet(probe, offset) == <PyObject*>marker else 0
+
+
+cdef Py_ssize_t _STRING_CACHE_SLOT = find_cache_slot(String)
+
+
+cdef object string_cached_object(object value):
+    """``value._tvm_ffi_cached_object`` (None when unset), read from the slot of an exact
+    String."""
+    cdef PyObject* cached
+    if type(value) is String and _STRING_CACHE_SLOT != 0:
+        cached = TVMFFIPySlotGet(value, _STRING_CACHE_SLOT)
+        return <object>cached if cached != NULL else None
+    return getattr(value, "_tvm_ffi_cached_object", None)
+
+
 class Bytes(bytes, PyNativeObject):
     """A ``bytes`` that may hold the FFI bytes object it came from (``ffi.Bytes``)."""
 
@@ -45,7 +69,11 @@ cdef object make_string_result(TVMFFIAny* cell):
     if cell.type_index == kTVMFFISmallStr:
         return text
     result = TVMFFIPyNewInstanceFrom(str, String, (text,))
-    result._tvm_ffi_cached_object = make_object_from_handle(TVMFFIPyCellObject(cell))
+    cached = make_object_from_handle(TVMFFIPyCellObject(cell))
+    if _STRING_CACHE_SLOT != 0:
+        TVMFFIPySlotSet(result, _STRING_CACHE_SLOT, cached)
+    else:
+        result._tvm_ffi_cached_object = cached
     return result
 
 

@@ -120,6 +120,20 @@ static inline PyObject* TVMFFIPyListItemOrNull(PyObject* list, Py_ssize_t index)
   return item == Py_None ? NULL : item;
 }
 
+/* The object in the member slot at byte offset of obj (borrowed; NULL when unset). */
+static inline PyObject* TVMFFIPySlotGet(PyObject* obj, Py_ssize_t offset) {
+  return *(PyObject**)((char*)obj + offset);
+}
+
+/* Stores value in the member slot at byte offset of obj, releasing what was there. */
+static inline void TVMFFIPySlotSet(PyObject* obj, Py_ssize_t offset, PyObject* value) {
+  PyObject** slot = (PyObject**)((char*)obj + offset);
+  PyObject* old = *slot;
+  Py_INCREF(value);
+  *slot = value;
+  Py_XDECREF(old);
+}
+
 /* The fast path of argument conversion: writes the cell when value is an exact int that fits
    in int64 and returns 1; returns 0 for anything else. */
 static inline int TVMFFIPyTrySetExactInt(PyObject* value, TVMFFIAny* cell) {
