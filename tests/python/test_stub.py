@@ -10,7 +10,7 @@ from pathlib import Path
 import tvm_ffi
 import tvm_ffi.core
 
-IMPORTED_MODULES = {"abc", "ctypes", "enum", "json", "numbers", "os", "types"}
+IMPORTED_MODULES = {"abc", "ctypes", "enum", "json", "numbers", "os", "threading", "types"}
 SENTINELS = {"MISSING", "KWARGS"}
 
 

@@ -117,3 +117,31 @@ def test_threads_mixing_every_kind_of_call() -> None:
     assert failures == []
     for r in range(7):
         tvm_ffi.remove_global_func(f"test_threads.f{r}")
+
+
+# In a fresh interpreter, so that the type meets Python for the first time in the threads.
+FIRST_MEETING_SCRIPT = r"""
+import sys, threading
+sys.setswitchinterval(1e-6)  # switch threads as often as possible, inside the class factory too
+import tvm_ffi
+
+make = tvm_ffi.get_global_func("testing.make_unregistered_object")
+barrier = threading.Barrier(8)
+classes = []
+
+def first_meeting():
+    barrier.wait()
+    classes.append(type(make()))
+
+threads = [threading.Thread(target=first_meeting) for _ in range(8)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+classes.append(type(make()))
+print(len(set(classes)))
+"""
+
+
+def test_threads_meeting_an_unregistered_type_share_one_class(run_python) -> None:
+    assert run_python("-c", FIRST_MEETING_SCRIPT).stdout.split() == ["1"]

@@ -2,6 +2,7 @@
 # object.pxi: CObject (the handle holder), Object, rvalue references and opaque Python objects.
 import abc
 import ctypes
+import threading
 
 
 cdef class CObject:
@@ -240,7 +241,7 @@ cdef object resolve_class_for_type_index(int32_t type_index):
         cls = _TYPE_INDEX_TO_CLS[type_index]
         _MATERIALIZED_CLS[type_index] = cls
     elif _FALLBACK_CLASS_FACTORY is not None and type_index >= 128:
-        cls = _FALLBACK_CLASS_FACTORY(type_index)
+        cls = make_fallback_class(type_index)
         _MATERIALIZED_CLS[type_index] = cls
         return cls
     else:
@@ -250,6 +251,17 @@ cdef object resolve_class_for_type_index(int32_t type_index):
 
 
 cdef object _FALLBACK_CLASS_FACTORY = None
+# Held while a fallback class is made (the factory runs Python code, so threads can interleave):
+# the first thread to meet a type makes its class, the others then find it registered.
+# Reentrant: making a class first makes its parent's.
+cdef object _FALLBACK_LOCK = threading.RLock()
+
+
+cdef object make_fallback_class(int32_t type_index):
+    with _FALLBACK_LOCK:
+        if type_index < len(_TYPE_INDEX_TO_CLS) and _TYPE_INDEX_TO_CLS[type_index] is not None:
+            return _TYPE_INDEX_TO_CLS[type_index]
+        return _FALLBACK_CLASS_FACTORY(type_index)
 
 
 def _set_fallback_class_factory(factory):
