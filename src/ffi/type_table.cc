@@ -320,7 +320,12 @@ class TypeTable {
 
   AttrColumn* EnsureColumn(std::string_view name) {
     auto& slot = columns_[std::string(name)];
-    if (slot == nullptr) slot = std::make_unique<AttrColumn>();
+    if (slot == nullptr) {
+      slot = std::make_unique<AttrColumn>();
+      // Room for every type index up front (address space; pages are touched only as rows are
+      // filled), so rows never move: another thread may be reading `data` without the lock.
+      slot->rows.reserve(kMaxTypeIndex);
+    }
     return slot.get();
   }
 

@@ -460,6 +460,7 @@ TEST(TypeAttrColumn, PointerStableAcrossManyRegistrations) {
   ASSERT_EQ(TVMFFITypeRegisterAttr(first, &name, &v0), 0);
   const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&name);
   ASSERT_NE(column, nullptr);
+  const TVMFFIAny* rows = column->data;
   std::vector<int32_t> indices = {first};
   for (int i = 1; i < 200; ++i) {
     std::string key = "test_type_table.attr.Stable" + std::to_string(i);
@@ -467,6 +468,8 @@ TEST(TypeAttrColumn, PointerStableAcrossManyRegistrations) {
     TVMFFIAny value = IntCell(i);
     ASSERT_EQ(TVMFFITypeRegisterAttr(index, &name, &value), 0);
     EXPECT_EQ(TVMFFIGetTypeAttrColumn(&name), column);
+    // Rows never move either: readers on other threads use `data` without a lock.
+    EXPECT_EQ(column->data, rows);
     indices.push_back(index);
   }
   for (int i = 0; i < 200; ++i) {
