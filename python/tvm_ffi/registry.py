@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+import threading
 from typing import Any, Callable, overload
 
 from . import core
@@ -278,8 +280,33 @@ def _add_init(cls: type, info: Any) -> None:
     cls.__init__ = __init__
 
 
+class _FallbackClassLock:
+    """The lock held while a fallback class is made.
+
+    Making one runs Python code, so threads meeting a type at once could each make their own.
+    Reentrant, as a class is made after its parent's.
+    """
+
+    lock = threading.RLock()
+
+    @classmethod
+    def renew(cls) -> None:
+        """Replace the lock: a child forked while another thread held it would wait forever."""
+        cls.lock = threading.RLock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_FallbackClassLock.renew)
+
+
 def _make_fallback_class(type_index: int) -> type:
-    """Create (and register) a class for a native type that has no Python class."""
+    """Return the class of a native type, created and registered when it has none yet."""
+    with _FallbackClassLock.lock:
+        existing = core._registered_class(type_index)
+        return existing if existing is not None else _new_fallback_class(type_index)
+
+
+def _new_fallback_class(type_index: int) -> type:
     info = core._type_index_to_type_info(type_index)
     parent = info.parent_type_info
     base = core._class_for_type_index(parent.type_index) if parent is not None else core.Object

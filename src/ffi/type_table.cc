@@ -166,7 +166,9 @@ class TypeTable {
     }
     column->rows[row] = Any(AnyView::CopyFromTVMFFIAny(value));
     column->column.data = details::AnyUnsafe::TVMFFIAnyPtrFromAny(column->rows[0]);
-    column->column.size = static_cast<int32_t>(column->rows.size());
+    // Published after the row is written, for readers that take no lock.
+    __atomic_store_n(&column->column.size, static_cast<int32_t>(column->rows.size()),
+                     __ATOMIC_RELEASE);
   }
 
   const TVMFFITypeAttrColumn* GetColumn(std::string_view name) {

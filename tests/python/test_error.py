@@ -396,6 +396,32 @@ def test_passing_a_caught_error_again_adds_no_frames() -> None:
     assert len(error.backtrace) == length
 
 
+def raise_with_local(refs: list[weakref.ref[Marker]]) -> None:
+    local = Marker()
+    refs.append(weakref.ref(local))
+    raise_error("ValueError", "kept")
+
+
+def test_recording_passed_frames_keeps_no_frame_alive(gc_disabled: None) -> None:
+    refs: list[weakref.ref[Marker]] = []
+    try:
+        raise_with_local(refs)
+    except ValueError as err:
+        exc = err
+    tvm_ffi.get_global_func("testing.nop")(exc)
+    exc.__traceback__ = None  # the usual way to let go of the frames
+    assert refs[0]() is None
+
+
+def test_a_replaced_error_object_gets_the_frames() -> None:
+    exc = caught_native_error()
+    nop = tvm_ffi.get_global_func("testing.nop")
+    nop(exc)
+    exc.__tvm_ffi_error__ = core.Error("ValueError", "fresh", "")
+    nop(exc)
+    assert "caught_native_error" in exc.__tvm_ffi_error__.backtrace
+
+
 def test_reraising_an_error_from_callbacks_adds_only_the_new_frames() -> None:
     exc = caught_native_error()
 

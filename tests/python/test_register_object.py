@@ -301,6 +301,8 @@ def register(cls):
 Slim = register(type("Slim", (tvm_ffi.Object,), {"__slots__": ()}))
 Wide = type("Wide", (tvm_ffi.Object,), {"__slots__": ("extra",)})
 assert Wide.__basicsize__ > Slim.__basicsize__
+index = tvm_ffi.core._object_type_key_to_index("testing.TestIntPair")
+assert tvm_ffi.core._class_for_type_index(index) is Slim  # a lookup makes no wrapper
 register(Wide)  # no wrapper exists yet: allowed
 register(Slim)
 pair = Slim(1, 2)
@@ -313,6 +315,13 @@ except ValueError as err:
 else:
     raise SystemExit("a larger class replaced a materialized one")
 assert type(tvm_ffi.get_global_func("testing.echo")(pair)).__name__ == "SlimToo"
+
+# Making the fallback class of a child type makes no wrapper of its parent.
+base_key = "testing.TestUnregisteredBaseObject"
+Base = tvm_ffi.register_object(base_key)(type("Base", (tvm_ffi.Object,), {"__slots__": ()}))
+child = tvm_ffi.get_global_func("testing.make_unregistered_object")()
+assert isinstance(child, Base) and type(child) is not Base
+tvm_ffi.register_object(base_key)(type("WideBase", (tvm_ffi.Object,), {"__slots__": ("x",)}))
 """
 
 

@@ -192,13 +192,14 @@ def _traceback_from_backtrace(str backtrace):
     return tb
 
 
-cdef str _format_python_frames(tb, stop=None):
-    """The user's frames of a traceback up to (not including) entry ``stop``, as backtrace
-    lines, most recent first: neither synthetic (native) frames nor those of this extension's
-    own Cython functions."""
+cdef str _format_python_frames(tb, Py_ssize_t count=-1):
+    """The user's frames of the first ``count`` entries of a traceback (all when -1), as
+    backtrace lines, most recent first: neither synthetic (native) frames nor those of this
+    extension's own Cython functions."""
     lines = []
     own_prefix = __name__ + "."  # Cython names its traceback entries "tvm_ffi.core.<func>"
-    while tb is not None and tb is not stop:
+    while tb is not None and count != 0:
+        count -= 1
         frame = tb.tb_frame
         code = frame.f_code
         synthetic = frame.f_globals.get("__tvm_ffi_synthetic__", False)
@@ -214,15 +215,36 @@ cdef object error_from_exception(BaseException exc):
     existing = getattr(exc, "__tvm_ffi_error__", None)
     tb = exc.__traceback__
     if isinstance(existing, Error) and (<CObject>existing).chandle != NULL:
-        # A traceback grows at its head as the exception is raised again, so only the entries
-        # before the head seen last time are new to the error's backtrace.
-        frames = _format_python_frames(tb, getattr(exc, "__tvm_ffi_recorded_tb__", None))
-        if frames:
-            error_update_backtrace(existing, frames, 1)
-        exc.__tvm_ffi_recorded_tb__ = tb
+        append_new_frames(exc, existing, tb)
         return existing
     kind = ERROR_TYPE_TO_NAME.get(type(exc), "RuntimeError")
     return Error(kind, str(exc), _format_python_frames(tb))
+
+
+cdef int append_new_frames(BaseException exc, object error, object tb) except -1:
+    """Appends to ``error``'s backtrace the entries of ``tb`` it has not been given yet.
+
+    A traceback grows at its head each time the exception is raised again, so the entries
+    already appended are its last ``recorded`` ones; ``exc`` remembers that count (not the
+    entries, which would keep their frames alive) and the error it was counted for."""
+    cdef Py_ssize_t total = traceback_length(tb)
+    cdef Py_ssize_t recorded = 0
+    previous = getattr(exc, "__tvm_ffi_recorded_frames__", None)
+    if type(previous) is tuple and previous[0] is error and previous[1] <= total:
+        recorded = previous[1]
+    frames = _format_python_frames(tb, total - recorded)
+    if frames:
+        error_update_backtrace(error, frames, 1)
+    exc.__tvm_ffi_recorded_frames__ = (error, total)
+    return 0
+
+
+cdef Py_ssize_t traceback_length(object tb):
+    cdef Py_ssize_t length = 0
+    while tb is not None:
+        length += 1
+        tb = tb.tb_next
+    return length
 
 
 cdef void set_raised_from_exception(BaseException exc) noexcept:

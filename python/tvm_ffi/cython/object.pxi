@@ -2,7 +2,6 @@
 # object.pxi: CObject (the handle holder), Object, rvalue references and opaque Python objects.
 import abc
 import ctypes
-import threading
 
 
 cdef class CObject:
@@ -229,39 +228,38 @@ cdef inline void clear_raised_error() noexcept:
 
 
 cdef inline object class_for_type_index(int32_t type_index):
-    """The registered class of a type, else that of its nearest registered ancestor."""
+    """The class to wrap an object of a type in: its registered class, else that of its
+    nearest registered ancestor."""
     cdef PyObject* cls = TVMFFIPyListItemOrNull(_CLS_BY_INDEX, type_index)
     if cls != NULL:
         return <object>cls
-    return resolve_class_for_type_index(type_index)
+    return resolve_class_for_type_index(type_index, True)
 
 
-cdef object resolve_class_for_type_index(int32_t type_index):
-    if type_index < len(_TYPE_INDEX_TO_CLS) and _TYPE_INDEX_TO_CLS[type_index] is not None:
-        cls = _TYPE_INDEX_TO_CLS[type_index]
-        _MATERIALIZED_CLS[type_index] = cls
-    elif _FALLBACK_CLASS_FACTORY is not None and type_index >= 128:
-        cls = make_fallback_class(type_index)
-        _MATERIALIZED_CLS[type_index] = cls
+cdef object resolve_class_for_type_index(int32_t type_index, bint materialize):
+    """As class_for_type_index, without the cache. With ``materialize`` (a wrapper is being
+    made) a registered class is noted in _MATERIALIZED_CLS and cached; without, nothing
+    records that the type met Python."""
+    cls = registered_class(type_index)
+    if cls is None and _FALLBACK_CLASS_FACTORY is not None and type_index >= 128:
+        cls = _FALLBACK_CLASS_FACTORY(type_index)
+    if cls is None:
+        cls = resolve_ancestor_class(type_index)
+    elif not materialize:
         return cls
     else:
-        cls = resolve_ancestor_class(type_index)
+        _MATERIALIZED_CLS[type_index] = cls
     set_at_index(_CLS_BY_INDEX, type_index, cls)
     return cls
 
 
+cdef object registered_class(int32_t type_index):
+    if 0 <= type_index < len(_TYPE_INDEX_TO_CLS):
+        return _TYPE_INDEX_TO_CLS[type_index]
+    return None
+
+
 cdef object _FALLBACK_CLASS_FACTORY = None
-# Held while a fallback class is made (the factory runs Python code, so threads can interleave):
-# the first thread to meet a type makes its class, the others then find it registered.
-# Reentrant: making a class first makes its parent's.
-cdef object _FALLBACK_LOCK = threading.RLock()
-
-
-cdef object make_fallback_class(int32_t type_index):
-    with _FALLBACK_LOCK:
-        if type_index < len(_TYPE_INDEX_TO_CLS) and _TYPE_INDEX_TO_CLS[type_index] is not None:
-            return _TYPE_INDEX_TO_CLS[type_index]
-        return _FALLBACK_CLASS_FACTORY(type_index)
 
 
 def _set_fallback_class_factory(factory):
@@ -273,7 +271,12 @@ def _set_fallback_class_factory(factory):
 
 def _class_for_type_index(int32_t type_index):
     """The Python class used for objects of ``type_index``."""
-    return class_for_type_index(type_index)
+    return resolve_class_for_type_index(type_index, False)
+
+
+def _registered_class(int32_t type_index):
+    """The class registered for ``type_index`` itself, or None."""
+    return registered_class(type_index)
 
 
 cdef object resolve_ancestor_class(int32_t type_index):

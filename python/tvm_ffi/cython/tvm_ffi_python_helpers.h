@@ -111,10 +111,10 @@ static inline PyObject* TVMFFIPyTupleItem(PyObject* tuple, Py_ssize_t index) {
 /* A borrowed list item, or NULL when index is past the end or the item is None. */
 static inline PyObject* TVMFFIPyListItemOrNull(PyObject* list, Py_ssize_t index) {
 #ifdef Py_LIMITED_API
-  if (index >= PyList_Size(list)) return NULL;
+  if ((size_t)index >= (size_t)PyList_Size(list)) return NULL;
   PyObject* item = PyList_GetItem(list, index);
 #else
-  if (index >= PyList_GET_SIZE(list)) return NULL;
+  if ((size_t)index >= (size_t)PyList_GET_SIZE(list)) return NULL;
   PyObject* item = PyList_GET_ITEM(list, index);
 #endif
   return item == Py_None ? NULL : item;
