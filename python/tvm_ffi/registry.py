@@ -215,13 +215,12 @@ def register_object(type_key: str | type | None = None, *, init: bool = True) ->
 
 def _register_class(cls: type, type_key: str, init: bool) -> type:
     info = core._lookup_or_register_type_info_from_type_key(type_key)
-    core._check_class_replaceable(info.type_index, cls)
-    info.type_cls = cls
-    cls.__tvm_ffi_type_info__ = info
+    # First, so that a rejected class changes nothing; it also sets info.type_cls and
+    # cls.__tvm_ffi_type_info__. Attributes added below are seen by wrappers made meanwhile.
+    core._register_object_class(info.type_index, cls)
     _add_class_attrs(cls, info)
     if init:
         _add_init(cls, info)
-    core._register_object_class(info.type_index, cls)
     return cls
 
 

@@ -314,6 +314,8 @@ except ValueError as err:
     print(err)
 else:
     raise SystemExit("a larger class replaced a materialized one")
+# The rejected class changed nothing.
+assert tvm_ffi.core._type_index_to_type_info(index).type_cls.__name__ == "SlimToo"
 assert type(tvm_ffi.get_global_func("testing.echo")(pair)).__name__ == "SlimToo"
 
 # Making the fallback class of a child type makes no wrapper of its parent.

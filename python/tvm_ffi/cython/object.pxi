@@ -192,18 +192,18 @@ cdef void set_at_index(list classes, int32_t type_index, object cls):
 def _register_object_class(int32_t type_index, cls):
     """Records ``cls`` as the Python class of objects with ``type_index``."""
     global _CLS_BY_INDEX
-    _check_class_replaceable(type_index, cls)
+    check_class_replaceable(type_index, cls)
     set_at_index(_TYPE_INDEX_TO_CLS, type_index, cls)
     _CLS_BY_INDEX = []
     attach_type_info(type_index, cls)
 
 
-def _check_class_replaceable(int32_t type_index, cls):
+cdef int check_class_replaceable(int32_t type_index, cls) except -1:
     """Raises ValueError when wrappers of ``type_index`` were made with a registered class
     smaller than ``cls``: a type cannot move to a larger wrapper once instances exist."""
     previous = _MATERIALIZED_CLS.get(type_index)
     if previous is None or previous is cls or cls.__basicsize__ <= previous.__basicsize__:
-        return
+        return 0
     raise ValueError(
         f"Cannot re-register type `{type_key_of_index(type_index)}` with class "
         f"`{cls.__qualname__}`: instances were already created with the smaller class "
