@@ -11,6 +11,7 @@
 #include <tvm/ffi/container/dict.h>
 #include <tvm/ffi/container/list.h>
 #include <tvm/ffi/container/map.h>
+#include <tvm/ffi/extra/dataclass.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/reflection/accessor.h>
@@ -140,13 +141,11 @@ class DeepCopier {
   std::unordered_map<const Object*, Any> memo_;
 };
 
-Any DeepCopy(const Any& value) { return DeepCopier().Copy(value); }
-
 }  // namespace
 
-TVM_FFI_STATIC_INIT_BLOCK() {
-  reflection::GlobalDef().def("ffi.DeepCopy", [](const Any& value) { return DeepCopy(value); });
-}
+Any DeepCopy(const Any& value) { return DeepCopier().Copy(value); }
+
+TVM_FFI_STATIC_INIT_BLOCK() { reflection::GlobalDef().def("ffi.DeepCopy", DeepCopy); }
 
 }  // namespace ffi
 }  // namespace tvm

@@ -46,7 +46,7 @@ class LibraryModuleObj : public ModuleObj {
   LibraryModuleObj(void* handle, std::string path) : handle_(handle), path_(std::move(path)) {}
 
   const char* kind() const final { return "library"; }
-  int GetPropertyMask() const final { return kBinarySerializable | kRunnable; }
+  int GetPropertyMask() const final { return Module::kBinarySerializable | Module::kRunnable; }
 
   Optional<Function> GetFunction(const String& name) final {
     TVMFFISafeCallType symbol = FindFunction(symbol::tvm_ffi_symbol_prefix, name);

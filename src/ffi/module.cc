@@ -17,26 +17,6 @@
 namespace tvm {
 namespace ffi {
 
-Optional<String> ModuleObj::GetFunctionDoc(const String& name) {
-  (void)name;
-  return std::nullopt;
-}
-
-Optional<String> ModuleObj::GetFunctionMetadata(const String& name) {
-  (void)name;
-  return std::nullopt;
-}
-
-void ModuleObj::WriteToFile(const String& file_name, const String& format) const {
-  TVM_FFI_THROW(RuntimeError) << "Module[" << kind() << "] does not support WriteToFile (file '"
-                              << file_name << "', format '" << format << "')";
-}
-
-Bytes ModuleObj::SaveToBytes() const {
-  TVM_FFI_THROW(RuntimeError) << "Module[" << kind() << "] does not support SaveToBytes";
-  TVM_FFI_UNREACHABLE();
-}
-
 void ModuleObj::ImportModule(const Module& other) {
   imports_.push_back(other);
   import_lookup_cache_ = Map<String, Function>();
@@ -91,17 +71,21 @@ Optional<String> ModuleObj::GetFunctionMetadata(const String& name, bool query_i
       this, true, [&](ModuleObj* module) { return module->GetFunctionMetadata(name); });
 }
 
-Optional<Function> ModuleObj::LookupInImportsCached(const String& name) {
-  auto cached = import_lookup_cache_.find(name);
-  if (cached != import_lookup_cache_.end()) return (*cached).second;
-  Optional<Function> found = SearchImports<Function>(
-      this, false, [&](ModuleObj* module) { return module->GetFunction(name); });
-  if (!found.has_value()) {
-    if (std::optional<Function> global = Function::GetGlobal(std::string(name))) found = *global;
+/// The runtime's access to a module's import lookup cache.
+struct ModuleObj::InternalUnsafe {
+  /// Lookup through the imports, then the global registry, cached in the module.
+  static Optional<Function> LookupInImportsCached(ModuleObj* module, const String& name) {
+    auto cached = module->import_lookup_cache_.find(name);
+    if (cached != module->import_lookup_cache_.end()) return (*cached).second;
+    Optional<Function> found = SearchImports<Function>(
+        module, false, [&](ModuleObj* item) { return item->GetFunction(name); });
+    if (!found.has_value()) {
+      if (std::optional<Function> global = Function::GetGlobal(std::string(name))) found = *global;
+    }
+    if (found.has_value()) module->import_lookup_cache_.Set(name, *found);
+    return found;
   }
-  if (found.has_value()) import_lookup_cache_.Set(name, *found);
-  return found;
-}
+};
 
 Module Module::LoadFromFile(const String& file_name) {
   std::string path = file_name;
@@ -198,7 +182,8 @@ extern "C" int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx, con
   }
   // The loader writes the ModuleObj address (not a handle) into __tvm_ffi__library_ctx.
   ModuleObj* module = static_cast<ModuleObj*>(library_ctx);
-  Optional<Function> found = module->LookupInImportsCached(String(func_name));
+  Optional<Function> found =
+      ModuleObj::InternalUnsafe::LookupInImportsCached(module, String(func_name));
   if (!found.has_value()) {
     TVM_FFI_THROW(RuntimeError) << "Cannot find function '" << func_name
                                 << "' in the imports of the module or the global registry";

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // repr_print.cc: ffi.ReprPrint, the readable and cycle-safe printer of any FFI value.
 //
-// Protocol: ffi.ReprPrint(value) -> str. Formats (PYTHON_API.md 4.7): None, True/False, ints,
+// Protocol: ffi.ReprPrint(value) -> str (C++: ReprPrint). Formats: None, True/False, ints,
 // floats in their shortest round-tripping form (10, 0.5, 1e+20, -0, inf, nan), strings in double
 // quotes with JSON escapes, bytes as b"..." (\xNN for non-printable bytes), dtypes (int8),
 // devices (cuda:1), opaque pointers (void*), Array (1, 2) / (x,), List [1, 2], Map and Dict
@@ -12,6 +12,7 @@
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/map_base.h>
 #include <tvm/ffi/container/seq_base.h>
+#include <tvm/ffi/extra/dataclass.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/reflection/registry.h>
 #include <tvm/ffi/string.h>
@@ -257,10 +258,11 @@ class ReprPrinter {
 
 }  // namespace
 
+String ReprPrint(const Any& value) { return String(ReprPrinter().Print(value)); }
+
 TVM_FFI_STATIC_INIT_BLOCK() {
-  reflection::GlobalDef().def(
-      "ffi.ReprPrint", [](AnyView value) { return String(ReprPrinter().Print(value)); },
-      "Readable, cycle-safe text of any FFI value");
+  reflection::GlobalDef().def("ffi.ReprPrint", ReprPrint,
+                              "Readable, cycle-safe text of any FFI value");
 }
 
 }  // namespace ffi

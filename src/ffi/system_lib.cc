@@ -53,7 +53,7 @@ class SystemLibModuleObj : public ModuleObj {
   explicit SystemLibModuleObj(std::string prefix) : prefix_(std::move(prefix)) {}
 
   const char* kind() const final { return "library"; }
-  int GetPropertyMask() const final { return kRunnable; }
+  int GetPropertyMask() const final { return Module::kRunnable; }
 
   Optional<Function> GetFunction(const String& name) final {
     TVMFFISafeCallType symbol = Find(symbol::tvm_ffi_symbol_prefix, name);

@@ -204,7 +204,8 @@ class TypeTable {
         {kTVMFFIByteArrayPtr, StaticTypeKey::kTVMFFIByteArrayPtr},
         {kTVMFFIObjectRValueRef, StaticTypeKey::kTVMFFIObjectRValueRef},
         {kTVMFFISmallStr, StaticTypeKey::kTVMFFISmallStr},
-        {kTVMFFISmallBytes, StaticTypeKey::kTVMFFISmallBytes}};
+        {kTVMFFISmallBytes, StaticTypeKey::kTVMFFISmallBytes},
+        {kTVMFFIUnchanged, StaticTypeKey::kTVMFFIUnchanged}};
     for (const auto& [index, key] : kPODKeys) Register(key, index, 0, 0, false, -1);
     static const std::pair<int32_t, const char*> kObjectKeys[] = {
         {kTVMFFIStr, StaticTypeKey::kTVMFFIStr},
@@ -219,7 +220,8 @@ class TypeTable {
         {kTVMFFIOpaquePyObject, StaticTypeKey::kTVMFFIOpaquePyObject},
         {kTVMFFIList, StaticTypeKey::kTVMFFIList},
         {kTVMFFIDict, StaticTypeKey::kTVMFFIDict},
-        {kTVMFFIVisitInterrupt, "ffi.VisitInterrupt"}};
+        {kTVMFFIVisitInterrupt, "ffi.VisitInterrupt"},
+        {kTVMFFIBigInt, StaticTypeKey::kTVMFFIBigInt}};
     Register(StaticTypeKey::kTVMFFIObject, kTVMFFIObject, 0, 0, true, -1);
     for (const auto& [index, key] : kObjectKeys) Register(key, index, 1, 0, true, kTVMFFIObject);
   }

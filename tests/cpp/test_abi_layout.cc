@@ -110,13 +110,15 @@ static_assert(kTVMFFIAny == -1 && kTVMFFINone == 0 && kTVMFFIInt == 1 && kTVMFFI
 static_assert(kTVMFFIFloat == 3 && kTVMFFIOpaquePtr == 4 && kTVMFFIDataType == 5, "index 3-5");
 static_assert(kTVMFFIDevice == 6 && kTVMFFIDLTensorPtr == 7 && kTVMFFIRawStr == 8, "index 6-8");
 static_assert(kTVMFFIByteArrayPtr == 9 && kTVMFFIObjectRValueRef == 10, "index 9-10");
-static_assert(kTVMFFISmallStr == 11 && kTVMFFISmallBytes == 12, "index 11-12");
+static_assert(kTVMFFISmallStr == 11 && kTVMFFISmallBytes == 12 && kTVMFFIUnchanged == 13,
+              "index 11-13");
 static_assert(kTVMFFIStaticObjectBegin == 64 && kTVMFFIObject == 64, "index 64");
 static_assert(kTVMFFIStr == 65 && kTVMFFIBytes == 66 && kTVMFFIError == 67, "index 65-67");
 static_assert(kTVMFFIFunction == 68 && kTVMFFIShape == 69 && kTVMFFITensor == 70, "index 68-70");
 static_assert(kTVMFFIArray == 71 && kTVMFFIMap == 72 && kTVMFFIModule == 73, "index 71-73");
 static_assert(kTVMFFIOpaquePyObject == 74 && kTVMFFIList == 75 && kTVMFFIDict == 76, "index 74-76");
-static_assert(kTVMFFIVisitInterrupt == 77 && kTVMFFIStaticObjectEnd == 78, "index 77-78");
+static_assert(kTVMFFIVisitInterrupt == 77 && kTVMFFIBigInt == 78 && kTVMFFIStaticObjectEnd == 79,
+              "index 77-79");
 static_assert(kTVMFFIDynObjectBegin == 128, "index 128");
 
 // ---------------------------------------------------------------------------------------------

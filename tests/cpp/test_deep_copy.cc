@@ -141,8 +141,9 @@ TEST(DeepCopy, SharedSubObjectCopiedOnce) {
 }
 
 TEST(DeepCopy, ObjectWithoutCreatorShared) {
-  Any pair = refl::GetMethod("testing.TestIntPair", "__ffi_init__")(3, 4);
-  EXPECT_EQ(Ptr(DeepCopyOf(pair)), Ptr(pair));
+  Any obj = Function::GetGlobalRequired("testing.make_unregistered_object")();
+  ASSERT_EQ(refl::GetTypeInfoByKey("testing.TestUnregisteredObject")->metadata->creator, nullptr);
+  EXPECT_EQ(Ptr(DeepCopyOf(obj)), Ptr(obj));
 }
 
 TEST(DeepCopy, NestingDeeperThanTheStackIsAnErrorNotACrash) {

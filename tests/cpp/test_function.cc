@@ -620,4 +620,34 @@ TEST(FunctionTesting, ObjectUseCount) {
   EXPECT_EQ(Global("testing.object_use_count")(f).cast<int>(), 1);
 }
 
+TEST(Function, CallExpectedReturnsValuesAndErrorsWithoutThrowing) {
+  Function add = Function::FromTyped([](int64_t a, int64_t b) { return a + b; });
+  Function fail = Function::FromTyped([](int64_t a) -> int64_t {
+    TVM_FFI_THROW(ValueError) << "bad " << a;
+    TVM_FFI_UNREACHABLE();
+  });
+  Function give_error = Function::FromTyped([]() { return Error("IndexError", "as a value", ""); });
+  Function nothing = Function::FromTyped([]() {});
+
+  tvm::ffi::Expected<int64_t> sum = add.CallExpected<int64_t>(1, 2);
+  ASSERT_TRUE(sum.is_ok());
+  EXPECT_EQ(sum.value(), 3);
+  EXPECT_EQ(add.CallExpected(3, 4).value().cast<int64_t>(), 7);
+  EXPECT_TRUE(nothing.CallExpected<void>().is_ok());
+
+  tvm::ffi::Expected<int64_t> failed = fail.CallExpected<int64_t>(7);
+  ASSERT_TRUE(failed.is_err());
+  EXPECT_EQ(failed.error().kind(), "ValueError");
+  EXPECT_EQ(failed.error().message(), "bad 7");
+  EXPECT_EQ(give_error.CallExpected<int64_t>().error().kind(), "IndexError");
+
+  tvm::ffi::Expected<String> mismatch = add.CallExpected<String>(1, 2);
+  ASSERT_TRUE(mismatch.is_err());
+  EXPECT_EQ(mismatch.error().kind(), "TypeError");
+  EXPECT_EQ(mismatch.error().message(),
+            "CallExpected: result type mismatch, expected str, but got int");
+  EXPECT_EQ(add.CallExpected<void>(1, 2).error().kind(), "TypeError");
+  EXPECT_EQ(Function().CallExpected<int64_t>().error().kind(), "TypeError");
+}
+
 }  // namespace tvm_ffi_function_test

@@ -253,7 +253,7 @@ TEST(MakeObjectFromPackedArgs, RejectsWrongArityAndMissingCreator) {
   Function make = Function::GetGlobalRequired("ffi.MakeObjectFromPackedArgs");
   Error arity = CatchError([&] { make("testing.TestObjectBase", 1); });
   EXPECT_EQ(arity.kind(), "TypeError");
-  Error no_creator = CatchError([&] { make("testing.TestIntPair", 1, 2); });
+  Error no_creator = CatchError([&] { make("testing.TestUnregisteredObject", 1, 2); });
   EXPECT_EQ(no_creator.kind(), "RuntimeError");
   Error mismatch = CatchError([&] { make("testing.TestObjectBase", "x", 1.0, "s"); });
   EXPECT_EQ(mismatch.message(), "Cannot convert from type `const char*` to `int`");

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+from reference_wheels import require_reference
 
 import tvm_ffi.libinfo
 
@@ -57,15 +58,15 @@ class DynSymbol(NamedTuple):
         return self.raw_name.split("@", 1)[0]
 
 
-def _readelf(*args: str) -> str:
-    path = tvm_ffi.libinfo.find_libtvm_ffi()
+def _readelf(*args: str, path: str | None = None) -> str:
+    path = path or tvm_ffi.libinfo.find_libtvm_ffi()
     cmd = ["readelf", "-W", *args, path]
     return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
 
 
-def _dyn_symbols() -> list[DynSymbol]:
+def _dyn_symbols(path: str | None = None) -> list[DynSymbol]:
     symbols = []
-    for line in _readelf("--dyn-syms").splitlines():
+    for line in _readelf("--dyn-syms", path=path).splitlines():
         parts = line.split()
         # Num: Value Size Type Bind Vis Ndx Name [(verindex)]
         if len(parts) < 8 or not parts[0].rstrip(":").isdigit():
@@ -175,6 +176,28 @@ def test_cxx_exports_stay_in_tvm_ffi_namespace():
     assert len(demangled) == len(mangled)
     leaked = [f"{m} ({d})" for m, d in zip(mangled, demangled) if not _in_tvm_ffi_namespace(m, d)]
     assert not leaked, "C++ symbols outside tvm::ffi exported:\n" + "\n".join(leaked)
+
+
+def _api_exports(path: str | None = None) -> set[str]:
+    """The C functions and the demangled tvm::ffi C++ entities a runtime exports.
+
+    Unique (``u``) symbols are left out: they are the function-local statics of inline header
+    functions (type index caches, their guards), which every library that uses them emits.
+    """
+    exported = _exported(_dyn_symbols(path), _EXPORT_BINDS)
+    c_names = {s.name for s in exported if not s.name.startswith("_Z")} - _LINKER_SYMBOLS
+    mangled = sorted({s.name for s in exported if s.name.startswith("_Z")})
+    cxx = {d for m, d in zip(mangled, _demangle(mangled)) if _in_tvm_ffi_namespace(m, d)}
+    return c_names | cxx
+
+
+def test_exports_match_the_reference_runtime():
+    """Every C function and C++ entry point Apache 0.1.15.post2 exports, ours exports too (C++
+    hosts link them), and ours exports no C++ entity of tvm::ffi that it lacks."""
+    reference = str(require_reference("0.1.15.post2") / "lib" / "libtvm_ffi.so")
+    theirs, ours = _api_exports(reference), _api_exports()
+    assert sorted(theirs - ours) == []
+    assert sorted(name for name in ours - theirs if not name.startswith("TVMFFI")) == []
 
 
 @pytest.mark.parametrize(

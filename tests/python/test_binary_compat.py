@@ -5,7 +5,7 @@ The sources live in tests/compat/. Each case compiles a C++ kernel library, a pu
 a C-API-only host (driver.cc) with plain g++/gcc command lines, then runs the host with
 LD_LIBRARY_PATH naming one runtime directory, so that every DT_NEEDED libtvm_ffi.so resolves to
 that runtime. Apache's wheels come from scripts/fetch_reference_wheels.sh; a case whose wheel is
-not in the cache is skipped, so the suite still runs offline.
+not in the cache is skipped offline and fails in CI (reference_wheels.py).
 """
 
 from __future__ import annotations
@@ -20,14 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from reference_wheels import REPO_ROOT, missing_reference, reference_root
 
 from tvm_ffi import libinfo
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 COMPAT_DIR = REPO_ROOT / "tests" / "compat"
-CACHE_DIR = Path(
-    os.environ.get("TVM_FFI_REFERENCE_WHEEL_DIR", str(REPO_ROOT / ".cache" / "reference_wheels"))
-)
 # Keep in sync with VERSIONS in scripts/fetch_reference_wheels.sh. Exactly 0.1.13 is the one
 # release whose headers allocate objects through TVMFFIGetCustomAllocator.
 VERSIONS = ("0.1.0", "0.1.13", "0.1.13.post0", "0.1.13.post2", "0.1.15.post2")
@@ -92,10 +89,8 @@ def _ours() -> Side:
 
 
 def _apache(version: str) -> Side | None:
-    root = CACHE_DIR / version / "tvm_ffi"
-    if not (root / "lib" / "libtvm_ffi.so").exists():
-        return None
-    if not (root / "include" / "tvm" / "ffi" / "c_api.h").exists():
+    root = reference_root(version)
+    if root is None:
         return None
     return Side(version, (str(root / "include"),), str(root / "lib"))
 
@@ -160,10 +155,7 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Builds]:
 def _require_apache(version: str) -> Side:
     side = _apache(version)
     if side is None:
-        pytest.skip(
-            f"reference wheel apache-tvm-ffi=={version} is not in '{CACHE_DIR}'; "
-            "run scripts/fetch_reference_wheels.sh"
-        )
+        missing_reference(version)
     return side
 
 

@@ -10,20 +10,16 @@ is already the global runtime; a version whose wheel is not cached is skipped.
 from __future__ import annotations
 
 import ctypes
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from reference_wheels import REPO_ROOT, require_reference
 
 import tvm_ffi
 from tvm_ffi import libinfo
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-CACHE_DIR = Path(
-    os.environ.get("TVM_FFI_REFERENCE_WHEEL_DIR", str(REPO_ROOT / ".cache" / "reference_wheels"))
-)
 VERSIONS = ("ours", "0.1.0", "0.1.13.post2", "0.1.15.post2")
 SIZES = (0, 1, 3, 4, 5, 8, 17, 100, 1000)
 
@@ -31,17 +27,13 @@ SIZES = (0, 1, 3, 4, 5, 8, 17, 100, 1000)
 def _include_dir(version: str) -> Path:
     if version == "ours":
         return Path(libinfo.find_include_path())
-    return CACHE_DIR / version / "tvm_ffi" / "include"
+    return require_reference(version) / "include"
 
 
 @pytest.fixture(scope="module", params=VERSIONS)
 def container_lib(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict:
     version = request.param
     include = _include_dir(version)
-    if not include.is_dir():
-        pytest.skip(
-            f"reference headers {version} not cached (run scripts/fetch_reference_wheels.sh)"
-        )
     if shutil.which("g++") is None:
         pytest.skip("g++ is not available")
     out = tmp_path_factory.mktemp(f"containerlib-{version}") / "libcontainer_compat.so"

@@ -101,6 +101,8 @@ typedef enum {
   kTVMFFIObjectRValueRef = 10,
   kTVMFFISmallStr = 11,
   kTVMFFISmallBytes = 12,
+  /*! \brief Marker a structural mutator returns when it produced no new value. */
+  kTVMFFIUnchanged = 13,
   kTVMFFIStaticObjectBegin = 64,
   kTVMFFIObject = 64,
   kTVMFFIStr = 65,
@@ -116,6 +118,11 @@ typedef enum {
   kTVMFFIList = 75,
   kTVMFFIDict = 76,
   kTVMFFIVisitInterrupt = 77,
+  /*!
+   * \brief Integer outside the int64 range (payload TVMFFIBigIntCell). Values that fit in
+   *        int64 are always Int cells, never BigInt objects.
+   */
+  kTVMFFIBigInt = 78,
   kTVMFFIStaticObjectEnd,
   kTVMFFIDynObjectBegin = 128
 #ifdef __cplusplus
@@ -207,6 +214,17 @@ typedef struct {
   const int64_t* data;
   size_t size;
 } TVMFFIShapeCell;
+
+/*!
+ * \brief Payload of a BigInt object (at handle + 24); size int64 words follow it (at + 32).
+ * \note The words are a two's-complement integer, least-significant word first, each word in
+ *       native byte order. They are minimal: no redundant sign-extension word (a sign-guard
+ *       word is kept when the top bit of the last word would otherwise flip the sign), and
+ *       size >= 2 because values that fit in int64 are Int cells.
+ */
+typedef struct {
+  size_t size;
+} TVMFFIBigIntCell;
 
 /*! \brief How TVMFFIErrorCell::update_backtrace combines the new text. */
 #ifdef __cplusplus
@@ -319,7 +337,10 @@ typedef enum {
   kTVMFFIFieldFlagBitSetterIsFunctionObj = 1 << 11,
   kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive = 1 << 12,
   /*! \brief Spelling of bit 4 used by headers before 0.1.12. */
-  kTVMFFIFieldFlagBitMaskSEqHashDef = 1 << 4
+  kTVMFFIFieldFlagBitMaskSEqHashDef = 1 << 4,
+  /*! \brief Spellings of bits 4 and 12 since 0.1.15: a pattern (recursive) or simple definition. */
+  kTVMFFIFieldFlagBitMaskSEqHashDefPattern = 1 << 4,
+  kTVMFFIFieldFlagBitMaskSEqHashDefSimple = 1 << 12
 #ifdef __cplusplus
 };
 #else
@@ -352,7 +373,10 @@ typedef enum {
 #endif
   kTVMFFIDefRegionKindNone = 0,
   kTVMFFIDefRegionKindRecursive = 1,
-  kTVMFFIDefRegionKindNonRecursive = 2
+  kTVMFFIDefRegionKindNonRecursive = 2,
+  /*! \brief Spellings of 1 and 2 since 0.1.15. */
+  kTVMFFIDefRegionKindPattern = 1,
+  kTVMFFIDefRegionKindSimple = 2
 #ifdef __cplusplus
 };
 #else
@@ -651,6 +675,22 @@ TVM_FFI_DLL int TVMFFIStringFromByteArray(const TVMFFIByteArray* input, TVMFFIAn
 TVM_FFI_DLL int TVMFFIBytesFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out);
 
 /*!
+ * \brief Makes an owning integer cell from its words (copied and normalised).
+ * \param input Whole int64 words, least-significant first, native byte order, two's complement;
+ *        redundant sign-extension words are allowed and no bytes at all mean zero.
+ * \param out Overwritten with an Int cell when the value fits in int64, else a BigInt object.
+ * \return 0 or -1 (SC, ValueError when the size is not a multiple of 8).
+ */
+TVM_FFI_DLL int TVMFFIBigIntFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out);
+
+/*!
+ * \brief Borrowed view of the words of an Int cell or BigInt object, in the same format.
+ * \return size is a multiple of 8: 8 for an Int cell (pointing at its v_int64) and 8 * words
+ *         for a BigInt; {NULL, 0} for any other cell. Valid while the value lives unchanged.
+ */
+TVM_FFI_DLL TVMFFIByteArray TVMFFIBigIntGetContentByteArray(const TVMFFIAny* value);
+
+/*!
  * \brief Parses a data type name such as "float32", "int8x4" or "bfloat16".
  * \return 0 or -1 (SC, ValueError on malformed input).
  */
@@ -751,5 +791,61 @@ TVM_FFI_DLL int TVMFFIHandleDeinitOnce(void** handle_addr, int (*deinit_func)(vo
 
 #ifdef __cplusplus
 }  // extern "C"
-#endif
+
+/* ------------------------------------------------------------------------------------------
+ * Inline accessors of object payloads (C++ only; pure address arithmetic over the layouts
+ * above, so a binding without C++ can compute the same addresses itself)
+ * ------------------------------------------------------------------------------------------ */
+
+/*! \brief The type index in an object's header. */
+inline int32_t TVMFFIObjectGetTypeIndex(TVMFFIObjectHandle obj) {
+  return static_cast<const TVMFFIObject*>(obj)->type_index;
+}
+
+/*! \brief The bytes held inline by a SmallStr or SmallBytes cell. */
+inline TVMFFIByteArray TVMFFISmallBytesGetContentByteArray(const TVMFFIAny* value) {
+  return TVMFFIByteArray{value->v_bytes, static_cast<size_t>(value->small_str_len)};
+}
+
+/*! \brief The payload of an object, right after its 24-byte header. */
+template <typename TCell>
+inline TCell* TVMFFIObjectPayloadPtr(TVMFFIObjectHandle obj) {
+  return reinterpret_cast<TCell*>(static_cast<char*>(obj) + sizeof(TVMFFIObject));
+}
+
+/*! \brief The byte array of a Str or Bytes object. */
+inline TVMFFIByteArray* TVMFFIBytesGetByteArrayPtr(TVMFFIObjectHandle obj) {
+  return TVMFFIObjectPayloadPtr<TVMFFIByteArray>(obj);
+}
+
+/*! \brief The cell of an Error object. */
+inline TVMFFIErrorCell* TVMFFIErrorGetCellPtr(TVMFFIObjectHandle obj) {
+  return TVMFFIObjectPayloadPtr<TVMFFIErrorCell>(obj);
+}
+
+/*! \brief The cell of a Function object. */
+inline TVMFFIFunctionCell* TVMFFIFunctionGetCellPtr(TVMFFIObjectHandle obj) {
+  return TVMFFIObjectPayloadPtr<TVMFFIFunctionCell>(obj);
+}
+
+/*! \brief The cell of an OpaquePyObject (or other opaque) object. */
+inline TVMFFIOpaqueObjectCell* TVMFFIOpaqueObjectGetCellPtr(TVMFFIObjectHandle obj) {
+  return TVMFFIObjectPayloadPtr<TVMFFIOpaqueObjectCell>(obj);
+}
+
+/*! \brief The cell of a Shape object. */
+inline TVMFFIShapeCell* TVMFFIShapeGetCellPtr(TVMFFIObjectHandle obj) {
+  return TVMFFIObjectPayloadPtr<TVMFFIShapeCell>(obj);
+}
+
+/*! \brief The DLTensor of a Tensor object. */
+inline DLTensor* TVMFFITensorGetDLTensorPtr(TVMFFIObjectHandle obj) {
+  return TVMFFIObjectPayloadPtr<DLTensor>(obj);
+}
+
+/*! \brief A DLDevice from its two integers. */
+inline DLDevice TVMFFIDLDeviceFromIntPair(int32_t device_type, int32_t device_id) {
+  return DLDevice{static_cast<DLDeviceType>(device_type), device_id};
+}
+#endif  // __cplusplus
 #endif  // TVM_FFI_C_API_H_

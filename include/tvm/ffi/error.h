@@ -9,6 +9,7 @@
 #include <tvm/ffi/object.h>
 
 #include <exception>
+#include <iostream>
 #include <memory>
 #include <optional>
 #include <sstream>

@@ -7,6 +7,7 @@
 #include <tvm/ffi/base_details.h>
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/error.h>
+#include <tvm/ffi/expected.h>
 #include <tvm/ffi/function_details.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
@@ -88,6 +89,44 @@ TVM_FFI_INLINE int RunSafeCall(TVMFFIAny* result, Body&& body) {
     SetSafeCallRaised(Error("InternalError", err.what(), ""));
   }
   return -1;
+}
+
+/// Whether viewing a T builds a new object (TypeTraits<T>::view_allocates, set by extra/stl.h),
+/// so that an argument of type T needs an owned temporary for the duration of the call.
+template <typename T, typename = void>
+struct ArgViewAllocates : std::false_type {};
+template <typename T>
+struct ArgViewAllocates<T, std::enable_if_t<TypeTraitsNoCR<T>::view_allocates>> : std::true_type {};
+
+/// value itself, or an owning Any made from it when viewing it would build a new object.
+template <typename T>
+TVM_FFI_INLINE decltype(auto) OwnArgIfNeeded(T&& value) {
+  if constexpr (ArgViewAllocates<T>::value) {
+    return Any(std::forward<T>(value));
+  } else {
+    return std::forward<T>(value);
+  }
+}
+
+/// The Expected<T> of a call's result: the value as T, an Error result as the error, anything
+/// else a TypeError.
+template <typename T>
+Expected<T> ExpectedFromResult(Any result) {
+  if constexpr (std::is_same_v<T, Any>) {
+    return result;
+  } else {
+    if constexpr (std::is_void_v<T>) {
+      if (result.type_index() == TypeIndex::kTVMFFINone) return Expected<void>();
+    } else {
+      if (std::optional<T> value = result.try_cast<T>()) return *std::move(value);
+    }
+    if (std::optional<Error> error = result.as<Error>()) return Unexpected(*std::move(error));
+    std::string expected = std::is_void_v<T> ? std::string("void") : Type2Str<T>::v();
+    return Unexpected(Error("TypeError",
+                            "CallExpected: result type mismatch, expected " + expected +
+                                ", but got " + result.GetTypeKey(),
+                            ""));
+  }
 }
 
 template <typename TCallable>
@@ -187,15 +226,8 @@ class Function : public ObjectRef {
   /// Calls a C safe-call directly; a failure is thrown as Error.
   template <typename... Args>
   static Any InvokeExternC(void* handle, TVMFFISafeCallType safe_call, Args&&... args) {
-    constexpr size_t kNumArgs = sizeof...(Args);
-    AnyView packed[kNumArgs > 0 ? kNumArgs : 1];
-    PackedArgs::Fill(packed, std::forward<Args>(args)...);
-    Any result;
-    int ret = safe_call(handle, reinterpret_cast<const TVMFFIAny*>(packed),
-                        static_cast<int32_t>(kNumArgs),
-                        details::AnyUnsafe::MutableTVMFFIAnyPtrFromAny(&result));
-    if (ret != 0) details::ThrowSafeCallError(ret);
-    return result;
+    return InvokeExternCViews(handle, safe_call,
+                              details::OwnArgIfNeeded(std::forward<Args>(args))...);
   }
 
   /// The global function name, or nullopt when it is not registered.
@@ -241,12 +273,20 @@ class Function : public ObjectRef {
   /// Calls with the given arguments packed as views; a failure is thrown as Error.
   template <typename... Args>
   TVM_FFI_INLINE Any operator()(Args&&... args) const {
-    constexpr size_t kNumArgs = sizeof...(Args);
-    AnyView packed[kNumArgs > 0 ? kNumArgs : 1];
-    PackedArgs::Fill(packed, std::forward<Args>(args)...);
+    return CallViews(details::OwnArgIfNeeded(std::forward<Args>(args))...);
+  }
+  /// Calls like operator(), but hands a failure back as the error of the Expected instead of
+  /// throwing it. A result that is an Error is an error too; a result that is not a T is a
+  /// TypeError there.
+  template <typename T = Any, typename... Args>
+  Expected<T> CallExpected(Args&&... args) const {
     Any result;
-    Callee()->CallPacked(packed, static_cast<int32_t>(kNumArgs), &result);
-    return result;
+    try {
+      result = (*this)(std::forward<Args>(args)...);
+    } catch (const Error& error) {
+      return Unexpected(error);
+    }
+    return details::ExpectedFromResult<T>(std::move(result));
   }
   void CallPacked(const AnyView* args, int32_t num_args, Any* result) const {
     Callee()->CallPacked(args, num_args, result);
@@ -260,6 +300,29 @@ class Function : public ObjectRef {
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NULLABLE(Function, ObjectRef, FunctionObj);
 
  private:
+  /// Calls with the arguments packed as views (none of them builds an object when viewed).
+  template <typename... Args>
+  TVM_FFI_INLINE Any CallViews(Args&&... args) const {
+    constexpr size_t kNumArgs = sizeof...(Args);
+    AnyView packed[kNumArgs > 0 ? kNumArgs : 1];
+    PackedArgs::Fill(packed, std::forward<Args>(args)...);
+    Any result;
+    Callee()->CallPacked(packed, static_cast<int32_t>(kNumArgs), &result);
+    return result;
+  }
+  /// InvokeExternC with the arguments packed as views.
+  template <typename... Args>
+  static Any InvokeExternCViews(void* handle, TVMFFISafeCallType safe_call, Args&&... args) {
+    constexpr size_t kNumArgs = sizeof...(Args);
+    AnyView packed[kNumArgs > 0 ? kNumArgs : 1];
+    PackedArgs::Fill(packed, std::forward<Args>(args)...);
+    Any result;
+    int ret = safe_call(handle, reinterpret_cast<const TVMFFIAny*>(packed),
+                        static_cast<int32_t>(kNumArgs),
+                        details::AnyUnsafe::MutableTVMFFIAnyPtrFromAny(&result));
+    if (ret != 0) details::ThrowSafeCallError(ret);
+    return result;
+  }
   /// The object to call; a null Function throws TypeError instead of crashing.
   const FunctionObj* Callee() const {
     if (TVM_FFI_PREDICT_FALSE(data_ == nullptr)) details::ThrowNullFunctionCall();

@@ -65,6 +65,8 @@ struct StaticTypeKey {
   static constexpr const char* kTVMFFIModule = "ffi.Module";
   static constexpr const char* kTVMFFIError = "ffi.Error";
   static constexpr const char* kTVMFFIOpaquePyObject = "ffi.OpaquePyObject";
+  static constexpr const char* kTVMFFIUnchanged = "ffi.Unchanged";
+  static constexpr const char* kTVMFFIBigInt = "ffi.BigInt";
 };
 
 /// The registered type key of a type index (the runtime aborts on unknown indices).

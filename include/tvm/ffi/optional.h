@@ -23,8 +23,27 @@ namespace details {
 }
 }  // namespace details
 
-/// A T or nothing. Object references store "nothing" as a null pointer.
 template <typename T, typename = void>
+class Optional;
+
+template <typename T>
+inline constexpr bool is_optional_type_v = false;
+template <typename T>
+inline constexpr bool is_optional_type_v<Optional<T>> = true;
+
+/// Whether Optional<T> is one pointer, a null reference meaning "nothing".
+template <typename T>
+inline constexpr bool use_object_ref_optional_v =
+    std::is_base_of_v<ObjectRef, T> && !is_optional_type_v<T>;
+
+/// Whether Optional<T> stores its value in an Any cell (None meaning "nothing"). This is the
+/// layout C++ entry points of the runtime take and return (16 bytes, as in Apache TVM FFI).
+template <typename T>
+inline constexpr bool use_any_optional_v =
+    TypeTraits<T>::storage_enabled && !use_object_ref_optional_v<T>;
+
+/// A T or nothing, for types an Any cannot hold (views such as DLTensor*): a std::optional.
+template <typename T, typename>
 class Optional {
  public:
   Optional() = default;
@@ -32,9 +51,6 @@ class Optional {
   Optional(std::nullptr_t) {}                                    // NOLINT(*)
   Optional(T value) : data_(std::move(value)) {}                 // NOLINT(*)
   Optional(std::optional<T> value) : data_(std::move(value)) {}  // NOLINT(*)
-  template <typename U, typename = std::enable_if_t<std::is_convertible_v<U, T> &&
-                                                    !std::is_same_v<std::decay_t<U>, T>>>
-  Optional(U&& value) : data_(T(std::forward<U>(value))) {}  // NOLINT(*)
 
   bool has_value() const { return data_.has_value(); }
   explicit operator bool() const { return has_value(); }
@@ -52,29 +68,76 @@ class Optional {
   }
   const T& operator*() const& { return value(); }
   T&& operator*() && { return std::move(*this).value(); }
-  const T* operator->() const { return &value(); }
   bool operator==(std::nullopt_t) const { return !has_value(); }
   bool operator!=(std::nullopt_t) const { return has_value(); }
   bool operator==(std::nullptr_t) const { return !has_value(); }
   bool operator!=(std::nullptr_t) const { return has_value(); }
   bool operator==(const Optional& other) const { return data_ == other.data_; }
   bool operator!=(const Optional& other) const { return data_ != other.data_; }
-  template <typename U, typename = decltype(std::declval<const T&>() == std::declval<const U&>())>
-  bool operator==(const U& other) const {
-    return has_value() && *data_ == other;
-  }
-  template <typename U, typename = decltype(std::declval<const T&>() == std::declval<const U&>())>
-  bool operator!=(const U& other) const {
-    return !(*this == other);
-  }
 
  private:
   std::optional<T> data_;
 };
 
+/// A T or nothing, stored in one Any cell: None is "nothing", anything else is exactly a T.
+template <typename T>
+class Optional<T, std::enable_if_t<use_any_optional_v<T>>> {
+ public:
+  Optional() = default;
+  Optional(std::nullopt_t) {}                     // NOLINT(*)
+  Optional(std::nullptr_t) {}                     // NOLINT(*)
+  Optional(T value) : data_(std::move(value)) {}  // NOLINT(*)
+  Optional(std::optional<T> value) {              // NOLINT(*)
+    if (value.has_value()) data_ = Any(*std::move(value));
+  }
+  template <typename U, typename = std::enable_if_t<std::is_convertible_v<U, T> &&
+                                                    !std::is_same_v<std::decay_t<U>, T> &&
+                                                    !is_optional_type_v<std::decay_t<U>>>>
+  Optional(U&& value) : data_(T(std::forward<U>(value))) {}  // NOLINT(*)
+
+  bool has_value() const { return data_.type_index() != TypeIndex::kTVMFFINone; }
+  explicit operator bool() const { return has_value(); }
+  T value() const& {
+    if (!has_value()) details::ThrowBackOptionalAccess();
+    return details::AnyUnsafe::CopyFromAnyViewAfterCheck<T>(data_);
+  }
+  T value() && {
+    if (!has_value()) details::ThrowBackOptionalAccess();
+    return details::AnyUnsafe::MoveFromAnyAfterCheck<T>(std::move(data_));
+  }
+  template <typename U>
+  T value_or(U&& default_value) const {
+    return has_value() ? value() : T(std::forward<U>(default_value));
+  }
+  T operator*() const& { return value(); }
+  T operator*() && { return std::move(*this).value(); }
+  bool operator==(std::nullopt_t) const { return !has_value(); }
+  bool operator!=(std::nullopt_t) const { return has_value(); }
+  bool operator==(std::nullptr_t) const { return !has_value(); }
+  bool operator!=(std::nullptr_t) const { return has_value(); }
+  bool operator==(const Optional& other) const {
+    if (!has_value() || !other.has_value()) return has_value() == other.has_value();
+    return value() == other.value();
+  }
+  bool operator!=(const Optional& other) const { return !(*this == other); }
+  template <typename U, typename = std::enable_if_t<!is_optional_type_v<U>>,
+            typename = decltype(std::declval<const T&>() == std::declval<const U&>())>
+  bool operator==(const U& other) const {
+    return has_value() && value() == other;
+  }
+  template <typename U, typename = std::enable_if_t<!is_optional_type_v<U>>,
+            typename = decltype(std::declval<const T&>() == std::declval<const U&>())>
+  bool operator!=(const U& other) const {
+    return !(*this == other);
+  }
+
+ private:
+  Any data_;
+};
+
 /// Optional of an object reference: one pointer; a null reference means "nothing".
 template <typename T>
-class Optional<T, std::enable_if_t<std::is_base_of_v<ObjectRef, T>>> : public ObjectRef {
+class Optional<T, std::enable_if_t<use_object_ref_optional_v<T>>> : public ObjectRef {
  public:
   using ContainerType = typename T::ContainerType;
   Optional() = default;
@@ -105,11 +168,6 @@ class Optional<T, std::enable_if_t<std::is_base_of_v<ObjectRef, T>>> : public Ob
   bool operator!=(const Optional& other) const { return data_ != other.data_; }
   static constexpr bool _type_is_nullable = true;
 };
-
-template <typename T>
-inline constexpr bool is_optional_type_v = false;
-template <typename T>
-inline constexpr bool is_optional_type_v<Optional<T>> = true;
 
 /// Optional<T> in cells: None, or whatever T accepts.
 template <typename T>

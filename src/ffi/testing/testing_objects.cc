@@ -23,6 +23,8 @@ class TestIntPairObj : public Object {
   int64_t a;
   int64_t b;
   TestIntPairObj(int64_t a, int64_t b) : a(a), b(b) {}
+  // Lets the reflection creator (deserialization) make an empty pair to fill in.
+  explicit TestIntPairObj(UnsafeInit) : a(0), b(0) {}
   int64_t Sum() const { return a + b; }
   TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.TestIntPair", TestIntPairObj, Object);
 };

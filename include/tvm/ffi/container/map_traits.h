@@ -5,6 +5,7 @@
 
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/container_details.h>
+#include <tvm/ffi/container/map.h>
 #include <tvm/ffi/container/map_base.h>
 #include <tvm/ffi/type_traits.h>
 

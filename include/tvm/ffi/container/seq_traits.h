@@ -4,6 +4,7 @@
 #define TVM_FFI_CONTAINER_SEQ_TRAITS_H_
 
 #include <tvm/ffi/any.h>
+#include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/container_details.h>
 #include <tvm/ffi/container/seq_base.h>
 #include <tvm/ffi/type_traits.h>

@@ -6,50 +6,55 @@
 
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/map.h>
+#include <tvm/ffi/extra/base.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/optional.h>
 #include <tvm/ffi/string.h>
 
 #include <cstdint>
 
-/// Visibility of the C++ entry points the runtime exports for C++ hosts.
-#define TVM_FFI_EXTRA_CXX_API TVM_FFI_DLL
-
 namespace tvm {
 namespace ffi {
 
 class Module;
 
-/// Property bits reported by ModuleObj::GetPropertyMask.
-enum ModulePropertyMask : int {
-  kBinarySerializable = 0b001,
-  kRunnable = 0b010,
-  kCompilationExportable = 0b100,
-};
-
-/// Base of every module. Layout: vtable pointer, object header, imports at handle + 24 and the
-/// import lookup cache at handle + 32.
+/// Base of every module. Layout (fixed by the C++ hosts that subclass it): the vtable pointer,
+/// then the object header (handle = this + 8), imports at handle + 24 and the import lookup cache
+/// at handle + 32. There is no virtual destructor: an object is freed through its header's
+/// deleter, which knows the concrete class. The order of the virtual functions is part of the
+/// ABI; never add, remove or reorder one.
 class TVM_FFI_EXTRA_CXX_API ModuleObj : public Object {
  public:
-  virtual ~ModuleObj() = default;
   /// A short name of the module kind, e.g. "library".
   virtual const char* kind() const = 0;
-  /// Bit set of ModulePropertyMask.
+  /// Bit set of Module::ModulePropertyMask.
   virtual int GetPropertyMask() const { return 0; }
   /// The function `name` of this module itself, or nullopt.
   virtual Optional<Function> GetFunction(const String& name) = 0;
   /// Whether this module itself defines `name`.
   virtual bool ImplementsFunction(const String& name) { return GetFunction(name).has_value(); }
   /// The docstring exported with `name`, if any.
-  virtual Optional<String> GetFunctionDoc(const String& name);
+  virtual Optional<String> GetFunctionDoc(const String& name) {
+    (void)name;
+    return std::nullopt;
+  }
   /// The JSON metadata exported with `name`, if any.
-  virtual Optional<String> GetFunctionMetadata(const String& name);
+  virtual Optional<String> GetFunctionMetadata(const String& name) {
+    (void)name;
+    return std::nullopt;
+  }
   /// Writes the module to a file (unsupported by default).
-  virtual void WriteToFile(const String& file_name, const String& format) const;
+  virtual void WriteToFile(const String& file_name, const String& format) const {
+    TVM_FFI_THROW(RuntimeError) << "Module[" << kind() << "] does not support WriteToFile (file '"
+                                << file_name << "', format '" << format << "')";
+  }
   /// Formats WriteToFile accepts.
   virtual Array<String> GetWriteFormats() const { return Array<String>(); }
   /// Serializes the module (unsupported by default).
-  virtual Bytes SaveToBytes() const;
+  virtual Bytes SaveToBytes() const {
+    TVM_FFI_THROW(RuntimeError) << "Module[" << kind() << "] does not support SaveToBytes";
+    TVM_FFI_UNREACHABLE();
+  }
   /// Source text kept by the module ("" when there is none).
   virtual String InspectSource(const String& format) const {
     (void)format;
@@ -62,34 +67,47 @@ class TVM_FFI_EXTRA_CXX_API ModuleObj : public Object {
 
   /// Lookup in this module, then (when query_imports) depth-first through the imports.
   Optional<Function> GetFunction(const String& name, bool query_imports);
+  /// Whether this module (or, when query_imports, one of its imports) defines `name`.
   bool ImplementsFunction(const String& name, bool query_imports);
+  /// The docstring of `name`, searched like GetFunction(name, query_imports).
   Optional<String> GetFunctionDoc(const String& name, bool query_imports);
+  /// The metadata of `name`, searched like GetFunction(name, query_imports).
   Optional<String> GetFunctionMetadata(const String& name, bool query_imports);
 
   /// The imported modules.
   const Array<Any>& imports() const { return imports_; }
 
-  /// Lookup through the imports, then the global registry, cached in the module; backs
-  /// TVMFFIEnvModLookupFromImports.
-  Optional<Function> LookupInImportsCached(const String& name);
+  /// Runtime-private access (the cached import lookup behind TVMFFIEnvModLookupFromImports).
+  struct InternalUnsafe;
 
   static constexpr const int32_t _type_index = TypeIndex::kTVMFFIModule;
   static constexpr bool _type_mutable = true;
+  static constexpr bool _type_final = true;
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIModule, ModuleObj, Object);
 
   // Public for reflection (field "imports_"); change only through ImportModule/ClearImports.
   Array<Any> imports_;
+
+ private:
+  friend struct InternalUnsafe;
   Map<String, Function> import_lookup_cache_;
 };
 
 /// Reference to a module (not nullable).
-class TVM_FFI_EXTRA_CXX_API Module : public ObjectRef {
+class Module : public ObjectRef {
  public:
+  /// Property bits reported by ModuleObj::GetPropertyMask.
+  enum ModulePropertyMask : int {
+    kBinarySerializable = 0b001,
+    kRunnable = 0b010,
+    kCompilationExportable = 0b100,
+  };
   explicit Module(const ObjectPtr<ModuleObj>& ptr) : ObjectRef(ptr) {}
   /// Loads a shared library (or another format registered as ffi.Module.load_from_file.<ext>).
-  static Module LoadFromFile(const String& file_name);
+  TVM_FFI_EXTRA_CXX_API static Module LoadFromFile(const String& file_name);
   /// Calls `callback(name, value)` for every registered context symbol.
-  static void VisitContextSymbols(const TypedFunction<void(String, void*)>& callback);
+  TVM_FFI_EXTRA_CXX_API static void VisitContextSymbols(
+      const TypedFunction<void(String, void*)>& callback);
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Module, ObjectRef, ModuleObj);
 };
 

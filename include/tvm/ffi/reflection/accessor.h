@@ -9,6 +9,7 @@
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/object.h>
 
+#include <optional>
 #include <string_view>
 
 namespace tvm {
@@ -154,6 +155,21 @@ class TypeAttrColumn {
 
  private:
   const TVMFFITypeAttrColumn* column_;
+};
+
+/// A typed name of a type attribute column, e.g. `AttrKey<Function>{"__ffi_repr__"}`.
+template <typename T>
+struct AttrKey {
+  using ValueType = T;
+  /// The column name; a string literal (the key only borrows it).
+  const char* name;
+
+  /// The value stored in a row as T; nullopt for None (no value). TypeError when a value of
+  /// another type is stored there.
+  std::optional<ValueType> ValueFrom(AnyView value) const {
+    if (value == nullptr) return std::nullopt;
+    return value.cast<ValueType>();
+  }
 };
 
 }  // namespace reflection

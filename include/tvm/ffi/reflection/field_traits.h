@@ -4,7 +4,10 @@
 #ifndef TVM_FFI_REFLECTION_FIELD_TRAITS_H_
 #define TVM_FFI_REFLECTION_FIELD_TRAITS_H_
 
-#include <tvm/ffi/reflection/registry.h>
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/c_api.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/reflection/info_trait.h>
 
 #include <cstdint>
 #include <utility>
@@ -81,6 +84,10 @@ class AttachFieldFlag : public InfoTrait {
   static AttachFieldFlag SEqHashDefNonRecursive() {
     return AttachFieldFlag(kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive);
   }
+  /// The 0.1.15 spellings: a field that defines variables for what follows it (pattern, bit 4)
+  /// or only for itself (simple, bit 12).
+  static AttachFieldFlag SEqHashDefPattern() { return SEqHashDefRecursive(); }
+  static AttachFieldFlag SEqHashDefSimple() { return SEqHashDefNonRecursive(); }
   void Apply(TVMFFIFieldInfo* info) const {
     if (set_) {
       info->flags |= flag_;

@@ -10,6 +10,8 @@
 #include <tvm/ffi/reflection/field_traits.h>
 #include <tvm/ffi/reflection/registry.h>
 
+#include <exception>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -147,6 +149,15 @@ inline void RegisterTypeAttr(int32_t type_index, std::string_view name, const An
   TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterAttr(type_index, &name_arr, &cell));
 }
 
+/// Whether a type already has a value for type attribute `name`.
+inline bool HasTypeAttr(int32_t type_index, std::string_view name) {
+  TVMFFIByteArray name_arr = ByteArrayOf(name);
+  const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&name_arr);
+  if (column == nullptr) return false;
+  int32_t row = type_index - column->begin_index;
+  return row >= 0 && row < column->size && column->data[row].type_index != kTVMFFINone;
+}
+
 }  // namespace details
 
 /// Byte offset of a field from the object header (the handle), as TVMFFIFieldInfo records it.
@@ -204,7 +215,19 @@ class ObjectDef {
       : type_index_(Class::_GetOrAllocRuntimeTypeIndex()), type_key_(Class::_type_key) {
     details::DefExtras extras;
     (extras.Apply(extra), ...);
+    (NoteAutoInitSwitch(extra), ...);
     RegisterMetadata(extras.doc);
+  }
+  /// Finishes the type: one with a creator and no `__ffi_init__` yet (nor `init(false)`) gets
+  /// the field-by-field `__ffi_init__` of ffi._RegisterFFIInit, when the runtime provides it.
+  ~ObjectDef() noexcept(false) {
+    if (has_explicit_init_ || details::CreatorOf<Class>() == nullptr) return;
+    if (std::uncaught_exceptions() > 0 || details::HasTypeAttr(type_index_, type_attr::kInit)) {
+      return;
+    }
+    if (std::optional<Function> register_init = Function::GetGlobal("ffi._RegisterFFIInit")) {
+      (*register_init)(type_index_);
+    }
   }
   ObjectDef(const ObjectDef&) = delete;
   ObjectDef& operator=(const ObjectDef&) = delete;
@@ -241,6 +264,7 @@ class ObjectDef {
   /// The constructor `__ffi_init__(Args...) -> Object` (static method and type attribute).
   template <typename... Args, typename... Extra>
   ObjectDef& def(init<Args...>, Extra&&... extra) {
+    has_explicit_init_ = true;
     auto ctor = [](Args... args) -> ObjectRef {
       return ObjectRef(make_object<Class>(std::forward<Args>(args)...));
     };
@@ -257,6 +281,14 @@ class ObjectDef {
   }
 
  private:
+  /// `ObjectDef<T>(init(false))` opts out of the generated `__ffi_init__`.
+  template <typename T>
+  void NoteAutoInitSwitch(const T& extra) {
+    if constexpr (std::is_same_v<std::decay_t<T>, init<>>) {
+      if (!extra.enabled) has_explicit_init_ = true;
+    }
+  }
+
   void RegisterMetadata(const std::string& doc) {
     TVMFFITypeMetadata metadata;
     metadata.doc = details::ByteArrayOf(doc);
@@ -305,6 +337,7 @@ class ObjectDef {
 
   int32_t type_index_;
   std::string type_key_;
+  bool has_explicit_init_ = false;
 };
 
 }  // namespace reflection

@@ -8,6 +8,7 @@
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/optional.h>
+#include <tvm/ffi/reflection/info_trait.h>
 #include <tvm/ffi/string.h>
 
 #include <initializer_list>
@@ -19,9 +20,6 @@
 namespace tvm {
 namespace ffi {
 namespace reflection {
-
-/// Base of the optional extra arguments of def() calls.
-struct InfoTrait {};
 
 /// Extra metadata entries (values must be int, bool or string).
 class Metadata : public InfoTrait {

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: Apache-2.0
+// reflection/overload.h: OverloadObjectDef, an ObjectDef whose methods (and constructors) may be
+// defined several times under one name. A call runs the first definition, in definition order,
+// whose arity matches and whose parameters all accept the arguments; TypeError listing why each
+// definition was rejected when none does.
+//   OverloadObjectDef<Obj>()
+//       .def(init<int64_t>()).def(init<String>())
+//       .def("add", [](const Obj* self, int64_t x) { ... })
+//       .def("add", [](const Obj* self, String x) { ... });
+#ifndef TVM_FFI_REFLECTION_OVERLOAD_H_
+#define TVM_FFI_REFLECTION_OVERLOAD_H_
+
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/c_api.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/function_details.h>
+#include <tvm/ffi/memory.h>
+#include <tvm/ffi/reflection/object_def.h>
+#include <tvm/ffi/reflection/registry.h>
+#include <tvm/ffi/type_traits.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace tvm {
+namespace ffi {
+namespace details {
+
+/// One definition of an overloaded function.
+class OverloadCandidate {
+ public:
+  virtual ~OverloadCandidate() = default;
+  /// The number of parameters.
+  virtual int32_t NumArgs() const = 0;
+  /// Calls the definition when every argument converts; false (nothing called) otherwise.
+  virtual bool TryCall(const AnyView* args, int32_t num_args, Any* rv) const = 0;
+  /// Calls the definition, throwing the usual TypeError when the arguments do not fit.
+  virtual void Call(const AnyView* args, int32_t num_args, Any* rv) const = 0;
+  /// Why the arguments do not fit this definition.
+  virtual std::string Mismatch(const AnyView* args, int32_t num_args) const = 0;
+};
+
+/// The converted value of one argument for parameter type T (nullopt when it does not convert).
+template <typename T>
+std::optional<T> TryConvertArg(const AnyView& arg) {
+  if constexpr (std::is_same_v<T, AnyView>) {
+    return arg;
+  } else if constexpr (std::is_same_v<T, Any>) {
+    return Any(arg);
+  } else {
+    return TypeTraits<T>::TryCastFromAnyView(reinterpret_cast<const TVMFFIAny*>(&arg));
+  }
+}
+
+/// A definition given as a typed callable F.
+template <typename F>
+class TypedOverloadCandidate : public OverloadCandidate {
+  using Info = FunctionInfo<F>;
+  using ArgTuple = typename Info::ArgType;
+  using Ret = typename Info::RetType;
+  template <size_t I>
+  using Param = std::decay_t<std::tuple_element_t<I, ArgTuple>>;
+  static constexpr size_t kNumArgs = Info::num_args;
+
+ public:
+  TypedOverloadCandidate(F f, std::string name) : f_(std::move(f)), name_(std::move(name)) {}
+
+  int32_t NumArgs() const final { return static_cast<int32_t>(kNumArgs); }
+
+  bool TryCall(const AnyView* args, int32_t num_args, Any* rv) const final {
+    if (num_args != NumArgs()) return false;
+    return TryCallImpl(args, rv, std::make_index_sequence<kNumArgs>{});
+  }
+
+  void Call(const AnyView* args, int32_t num_args, Any* rv) const final {
+    unpack_call<Ret>(std::make_index_sequence<kNumArgs>{}, &name_, f_, args, num_args, rv);
+  }
+
+  std::string Mismatch(const AnyView* args, int32_t num_args) const final {
+    std::ostringstream os;
+    if (num_args != NumArgs()) {
+      os << "Mismatched number of arguments when calling: `" << name_ << Info::Sig()
+         << "`. Expected " << kNumArgs << " arguments";
+    } else {
+      MismatchAt<0>(os, args);
+    }
+    return os.str();
+  }
+
+ private:
+  template <size_t... I>
+  bool TryCallImpl(const AnyView* args, Any* rv, std::index_sequence<I...>) const {
+    std::tuple<std::optional<Param<I>>...> values{TryConvertArg<Param<I>>(args[I])...};
+    if (!(std::get<I>(values).has_value() && ...)) return false;
+    if constexpr (std::is_void_v<Ret>) {
+      f_(std::move(*std::get<I>(values))...);
+    } else {
+      *rv = Ret(f_(std::move(*std::get<I>(values))...));
+    }
+    return true;
+  }
+
+  template <size_t I>
+  void MismatchAt(std::ostringstream& os, const AnyView* args) const {
+    if constexpr (I < kNumArgs) {
+      if (TryConvertArg<Param<I>>(args[I]).has_value()) return MismatchAt<I + 1>(os, args);
+      const TVMFFIAny* cell = reinterpret_cast<const TVMFFIAny*>(args + I);
+      os << "Mismatched type on argument #" << I << " when calling: `" << name_ << Info::Sig()
+         << "`. Expected `" << Type2Str<Param<I>>::v() << "` but got `"
+         << TypeTraits<Param<I>>::GetMismatchTypeInfo(cell) << "`";
+    }
+  }
+
+  F f_;
+  std::string name_;
+};
+
+/// The definitions sharing one name, and the Function that dispatches among them.
+class OverloadSet {
+ public:
+  explicit OverloadSet(std::string name) : name_(std::move(name)) {}
+
+  void Add(std::unique_ptr<OverloadCandidate> candidate) {
+    candidates_.push_back(std::move(candidate));
+  }
+
+  void Dispatch(const AnyView* args, int32_t num_args, Any* rv) const {
+    // A single definition reports its own errors, exactly like a plain method.
+    if (candidates_.size() == 1) return candidates_[0]->Call(args, num_args, rv);
+    for (const auto& candidate : candidates_) {
+      if (candidate->NumArgs() == num_args && candidate->TryCall(args, num_args, rv)) return;
+    }
+    std::ostringstream os;
+    for (size_t i = 0; i < candidates_.size(); ++i) {
+      os << "\nOverload #" << i << ": " << candidates_[i]->Mismatch(args, num_args);
+    }
+    TVM_FFI_THROW(TypeError) << "No matching overload found when calling: `" << name_ << "` with "
+                             << num_args << " arguments:" << os.str();
+  }
+
+  /// A Function calling Dispatch; it keeps the set alive.
+  static Function MakeFunction(const std::shared_ptr<OverloadSet>& set) {
+    return Function::FromPacked([set](const AnyView* args, int32_t num_args, Any* rv) {
+      set->Dispatch(args, num_args, rv);
+    });
+  }
+
+ private:
+  std::string name_;
+  std::vector<std::unique_ptr<OverloadCandidate>> candidates_;
+};
+
+}  // namespace details
+
+namespace reflection {
+
+/// ObjectDef (fields, methods, constructors, type attributes) allowing overloaded methods.
+template <typename Class>
+class OverloadObjectDef {
+ public:
+  template <typename... Extra>
+  explicit OverloadObjectDef(Extra&&... extra)
+      : def_(std::forward<Extra>(extra)...),
+        type_index_(Class::_GetOrAllocRuntimeTypeIndex()),
+        type_key_(Class::_type_key) {}
+  OverloadObjectDef(const OverloadObjectDef&) = delete;
+  OverloadObjectDef& operator=(const OverloadObjectDef&) = delete;
+
+  /// A read-only field (see ObjectDef::def_ro).
+  template <typename T, typename Base, typename... Extra>
+  OverloadObjectDef& def_ro(const char* name, T Base::* field, Extra&&... extra) {
+    def_.def_ro(name, field, std::forward<Extra>(extra)...);
+    return *this;
+  }
+  /// A writable field (see ObjectDef::def_rw).
+  template <typename T, typename Base, typename... Extra>
+  OverloadObjectDef& def_rw(const char* name, T Base::* field, Extra&&... extra) {
+    def_.def_rw(name, field, std::forward<Extra>(extra)...);
+    return *this;
+  }
+  /// An instance method; a repeated name adds an overload.
+  template <typename Func, typename... Extra>
+  OverloadObjectDef& def(const char* name, Func&& func, Extra&&... extra) {
+    AddOverload(name, 0, details::WrapMethod<Class>(std::forward<Func>(func)),
+                std::forward<Extra>(extra)...);
+    return *this;
+  }
+  /// A static method; a repeated name adds an overload.
+  template <typename Func, typename... Extra>
+  OverloadObjectDef& def_static(const char* name, Func&& func, Extra&&... extra) {
+    AddOverload(name, kTVMFFIFieldFlagBitMaskIsStaticMethod, std::forward<Func>(func),
+                std::forward<Extra>(extra)...);
+    return *this;
+  }
+  /// A constructor `__ffi_init__(Args...)`; repeated constructors overload each other.
+  template <typename... Args, typename... Extra>
+  OverloadObjectDef& def(init<Args...>, Extra&&... extra) {
+    auto ctor = [](Args... args) -> ObjectRef {
+      return ObjectRef(make_object<Class>(std::forward<Args>(args)...));
+    };
+    bool first = sets_.count(type_attr::kInit) == 0;
+    Function func = AddOverload(type_attr::kInit, kTVMFFIFieldFlagBitMaskIsStaticMethod,
+                                std::move(ctor), std::forward<Extra>(extra)...);
+    if (first) details::RegisterTypeAttr(type_index_, type_attr::kInit, func);
+    return *this;
+  }
+  /// A type attribute (see TypeAttrDef).
+  template <typename T>
+  OverloadObjectDef& def_type_attr(const char* name, T&& value) {
+    def_.def_type_attr(name, std::forward<T>(value));
+    return *this;
+  }
+
+ private:
+  /// Adds a definition to the set named `name`; the first one registers the method.
+  template <typename Func, typename... Extra>
+  Function AddOverload(const char* name, int64_t flags, Func&& func, Extra&&... extra) {
+    using F = std::decay_t<Func>;
+    std::string qualified = type_key_ + "." + name;
+    auto it = sets_.find(name);
+    if (it == sets_.end()) {
+      auto set = std::make_shared<ffi::details::OverloadSet>(qualified);
+      it = sets_.emplace(name, Entry{set, ffi::details::OverloadSet::MakeFunction(set)}).first;
+      RegisterMethodInfo(name, flags, it->second.func, ffi::details::FunctionInfo<F>::TypeSchema(),
+                         std::forward<Extra>(extra)...);
+    }
+    it->second.set->Add(std::make_unique<ffi::details::TypedOverloadCandidate<F>>(
+        std::forward<Func>(func), qualified));
+    return it->second.func;
+  }
+
+  template <typename... Extra>
+  void RegisterMethodInfo(const char* name, int64_t flags, const Function& func,
+                          const std::string& schema, Extra&&... extra) {
+    details::DefExtras extras;
+    (extras.Apply(extra), ...);
+    std::string metadata = details::MetadataJSON(schema, extras);
+    TVMFFIMethodInfo info;
+    info.name = details::ByteArrayOf(name);
+    info.doc = details::ByteArrayOf(extras.doc);
+    info.metadata = details::ByteArrayOf(metadata);
+    info.flags = flags;
+    info.method = AnyView(func).CopyToTVMFFIAny();
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMethod(type_index_, &info));
+  }
+
+  struct Entry {
+    std::shared_ptr<ffi::details::OverloadSet> set;
+    Function func;
+  };
+
+  ObjectDef<Class> def_;
+  int32_t type_index_;
+  std::string type_key_;
+  std::unordered_map<std::string, Entry> sets_;
+};
+
+}  // namespace reflection
+}  // namespace ffi
+}  // namespace tvm
+#endif  // TVM_FFI_REFLECTION_OVERLOAD_H_

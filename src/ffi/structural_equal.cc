@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: Apache-2.0
+// structural_equal.cc: StructuralEqual::Equal / GetFirstMismatch and their globals.
+//
+// POD values compare by bits (all NaNs are equal), strings and bytes by content, containers
+// element by element, shapes and tensors by dims, dtype and (unless skipped) content. Reflected
+// objects compare by their fields (or their `__s_equal__` hook) according to their structural
+// kind: DAG nodes and free variables bind one to one on both sides, free variables only where a
+// def region (or map_free_vars) allows it. A back edge into an object still being compared
+// matches only the back edge into its partner, so cyclic values compare without looping.
+#include <tvm/ffi/cast.h>
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/dict.h>
+#include <tvm/ffi/container/list.h>
+#include <tvm/ffi/container/map.h>
+#include <tvm/ffi/container/shape.h>
+#include <tvm/ffi/container/tensor.h>
+#include <tvm/ffi/extra/structural_equal.h>
+#include <tvm/ffi/reflection/registry.h>
+
+#include <cmath>
+#include <cstring>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "stack_guard.h"
+#include "structural_internal.h"
+
+namespace tvm {
+namespace ffi {
+namespace {
+
+using reflection::AccessStep;
+using structural::ChildRegion;
+using structural::RegionScope;
+
+constexpr const char* kOp = "structural equality";
+
+bool IsContainer(int32_t type_index) {
+  return type_index == TypeIndex::kTVMFFIArray || type_index == TypeIndex::kTVMFFIList ||
+         type_index == TypeIndex::kTVMFFIMap || type_index == TypeIndex::kTVMFFIDict;
+}
+
+/// Cells of different type indices are equal only as a string (or bytes) stored small on one
+/// side and on the heap on the other; cells of one string type index compare by content too.
+bool StringLikeEqual(const TVMFFIAny& lhs, const TVMFFIAny& rhs) {
+  int family = details::StringFamily(lhs.type_index);
+  if (family == 0 || family != details::StringFamily(rhs.type_index)) return false;
+  TVMFFIByteArray a = *details::StringOrBytesContent(&lhs);
+  TVMFFIByteArray b = *details::StringOrBytesContent(&rhs);
+  return a.size == b.size && (a.size == 0 || std::memcmp(a.data, b.data, a.size) == 0);
+}
+
+bool PODEqual(const TVMFFIAny& lhs, const TVMFFIAny& rhs) {
+  if (lhs.type_index == TypeIndex::kTVMFFIFloat && std::isnan(lhs.v_float64)) {
+    return std::isnan(rhs.v_float64);
+  }
+  if (details::StringFamily(lhs.type_index) != 0) return StringLikeEqual(lhs, rhs);
+  return lhs.zero_padding == rhs.zero_padding && lhs.v_int64 == rhs.v_int64;
+}
+
+class StructuralEqualer {
+ public:
+  StructuralEqualer(bool map_free_vars, bool skip_tensor_content, bool record_mismatch)
+      : region_(map_free_vars ? structural::kRegionPattern : kTVMFFIDefRegionKindNone),
+        skip_tensor_content_(skip_tensor_content),
+        record_mismatch_(record_mismatch) {}
+
+  bool Compare(const Any& lhs, const Any& rhs) {
+    TVMFFIAny a = AnyView(lhs).CopyToTVMFFIAny();
+    TVMFFIAny b = AnyView(rhs).CopyToTVMFFIAny();
+    if (a.type_index != b.type_index) return StringLikeEqual(a, b);
+    if (a.type_index < TypeIndex::kTVMFFIStaticObjectBegin) return PODEqual(a, b);
+    switch (a.type_index) {
+      case TypeIndex::kTVMFFIStr:
+      case TypeIndex::kTVMFFIBytes:
+        return StringLikeEqual(a, b);
+      case TypeIndex::kTVMFFIShape:
+        return ShapeEqual(lhs.cast<Shape>(), rhs.cast<Shape>());
+      case TypeIndex::kTVMFFITensor:
+        return TensorEqual(lhs.cast<Tensor>(), rhs.cast<Tensor>());
+      default:
+        return CompareNode(lhs.cast<ObjectRef>(), rhs.cast<ObjectRef>());
+    }
+  }
+
+  /// Steps to the first mismatch, deepest first (filled only when recording).
+  std::vector<AccessStep> lhs_steps;
+  std::vector<AccessStep> rhs_steps;
+
+ private:
+  /// Marks a pair as being compared for the lifetime of the scope.
+  class ActivePair {
+   public:
+    ActivePair(StructuralEqualer* self, const Object* lhs, const Object* rhs)
+        : self_(self), lhs_(lhs), rhs_(rhs) {
+      self_->active_lhs_.emplace(lhs, rhs);
+      self_->active_rhs_.emplace(rhs, lhs);
+    }
+    ~ActivePair() {
+      self_->active_lhs_.erase(lhs_);
+      self_->active_rhs_.erase(rhs_);
+    }
+    ActivePair(const ActivePair&) = delete;
+    ActivePair& operator=(const ActivePair&) = delete;
+
+   private:
+    StructuralEqualer* self_;
+    const Object* lhs_;
+    const Object* rhs_;
+  };
+
+  void Record(AccessStep lhs, AccessStep rhs) {
+    if (!record_mismatch_) return;
+    lhs_steps.push_back(std::move(lhs));
+    rhs_steps.push_back(std::move(rhs));
+  }
+
+  bool CompareNode(const ObjectRef& lhs, const ObjectRef& rhs) {
+    int32_t type_index = lhs->type_index();
+    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+    TVMFFISEqHashKind kind = IsContainer(type_index) ? kTVMFFISEqHashKindTreeNode
+                                                     : structural::StructuralKindOf(info, kOp);
+    if (kind == kTVMFFISEqHashKindUniqueInstance) return lhs.same_as(rhs);
+    if (kind == kTVMFFISEqHashKindConstTreeNode && lhs.same_as(rhs)) return true;
+    bool binds = kind == kTVMFFISEqHashKindDAGNode || kind == kTVMFFISEqHashKindFreeVar;
+    if (binds) {
+      auto bound = lhs_bound_.find(lhs.get());
+      if (bound != lhs_bound_.end()) return bound->second.same_as(rhs);
+      if (rhs_bound_.count(rhs.get())) return false;
+    }
+    auto active = active_lhs_.find(lhs.get());
+    if (active != active_lhs_.end()) return active->second == rhs.get();
+    if (active_rhs_.count(rhs.get())) return false;
+    CheckStackRoom("comparing values structurally");
+    ActivePair pair(this, lhs.get(), rhs.get());
+    if (kind == kTVMFFISEqHashKindFreeVar) return CompareFreeVar(lhs, rhs, info);
+    bool equal = CompareChildren(lhs, rhs, info);
+    if (equal && binds) Bind(lhs, rhs);
+    return equal;
+  }
+
+  /// A free variable's own fields are uses; the variables then bind when a def region (or
+  /// identity) allows it.
+  bool CompareFreeVar(const ObjectRef& lhs, const ObjectRef& rhs, const TVMFFITypeInfo* info) {
+    {
+      TVMFFIDefRegionKind inner =
+          region_ == structural::kRegionSimple ? kTVMFFIDefRegionKindNone : region_;
+      RegionScope scope(&region_, inner);
+      if (!CompareChildren(lhs, rhs, info)) return false;
+    }
+    if (!lhs.same_as(rhs) && region_ == kTVMFFIDefRegionKindNone) return false;
+    Bind(lhs, rhs);
+    return true;
+  }
+
+  void Bind(const ObjectRef& lhs, const ObjectRef& rhs) {
+    lhs_bound_.emplace(lhs.get(), rhs);
+    rhs_bound_.emplace(rhs.get(), lhs);
+  }
+
+  bool CompareChildren(const ObjectRef& lhs, const ObjectRef& rhs, const TVMFFITypeInfo* info) {
+    switch (info->type_index) {
+      case TypeIndex::kTVMFFIArray:
+        return SequenceEqual(Downcast<Array<Any>>(lhs), Downcast<Array<Any>>(rhs));
+      case TypeIndex::kTVMFFIList:
+        return SequenceEqual(Downcast<List<Any>>(lhs), Downcast<List<Any>>(rhs));
+      case TypeIndex::kTVMFFIMap:
+        return MapEqual(Downcast<Map<Any, Any>>(lhs), Downcast<Map<Any, Any>>(rhs));
+      case TypeIndex::kTVMFFIDict:
+        return MapEqual(Downcast<Dict<Any, Any>>(lhs), Downcast<Dict<Any, Any>>(rhs));
+      default:
+        break;
+    }
+    AnyView hook = structural::ColumnRow(s_equal_column_, info->type_index);
+    if (hook != nullptr) return HookEqual(lhs, rhs, hook);
+    return FieldsEqual(lhs, rhs, info);
+  }
+
+  bool FieldsEqual(const ObjectRef& lhs, const ObjectRef& rhs, const TVMFFITypeInfo* info) {
+    bool equal = true;
+    reflection::ForEachFieldInfoWithEarlyStop(info, [&](const TVMFFIFieldInfo* field) {
+      if ((field->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) || field->getter == nullptr) {
+        return false;
+      }
+      reflection::FieldGetter getter(field);
+      Any lhs_value = getter(lhs);
+      Any rhs_value = getter(rhs);
+      RegionScope scope(&region_,
+                        ChildRegion(region_, structural::FieldRegionRequest(field->flags)));
+      if (Compare(lhs_value, rhs_value)) return false;
+      String name(field->name.data, field->name.size);
+      Record(AccessStep::Attr(name), AccessStep::Attr(name));
+      equal = false;
+      return true;
+    });
+    return equal;
+  }
+
+  bool HookEqual(const ObjectRef& lhs, const ObjectRef& rhs, AnyView hook) {
+    auto func = type_attr::kSEqual.ValueFrom(hook);
+    if (hook_callback_ == nullptr) {
+      hook_callback_ = [this](AnyView lhs_child, AnyView rhs_child, int region, AnyView field) {
+        RegionScope scope(&region_, ChildRegion(region_, region));
+        if (Compare(Any(lhs_child), Any(rhs_child))) return true;
+        if (auto name = field.try_cast<String>()) {
+          Record(AccessStep::Attr(*name), AccessStep::Attr(*name));
+        }
+        return false;
+      };
+    }
+    return (*func)(lhs.get(), rhs.get(), hook_callback_);
+  }
+
+  template <typename Seq>
+  bool SequenceEqual(const Seq& lhs, const Seq& rhs) {
+    int64_t lhs_size = static_cast<int64_t>(lhs.size());
+    int64_t rhs_size = static_cast<int64_t>(rhs.size());
+    if (lhs_size != rhs_size && !record_mismatch_) return false;
+    for (int64_t i = 0; i < std::min(lhs_size, rhs_size); ++i) {
+      if (!Compare(lhs[i], rhs[i])) {
+        Record(AccessStep::ArrayItem(i), AccessStep::ArrayItem(i));
+        return false;
+      }
+    }
+    if (lhs_size == rhs_size) return true;
+    int64_t first_extra = std::min(lhs_size, rhs_size);
+    if (lhs_size > rhs_size) {
+      Record(AccessStep::ArrayItem(first_extra), AccessStep::ArrayItemMissing(first_extra));
+    } else {
+      Record(AccessStep::ArrayItemMissing(first_extra), AccessStep::ArrayItem(first_extra));
+    }
+    return false;
+  }
+
+  /// A key as the other side sees it: bound objects are replaced by their partner.
+  static Any MapKeyThrough(const std::unordered_map<const Object*, ObjectRef>& bound,
+                           const Any& key) {
+    if (key.type_index() < TypeIndex::kTVMFFIStaticObjectBegin) return key;
+    auto it = bound.find(key.cast<ObjectRef>().get());
+    return it == bound.end() ? key : Any(it->second);
+  }
+
+  template <typename MapRef>
+  bool MapEqual(const MapRef& lhs, const MapRef& rhs) {
+    if (lhs.size() != rhs.size() && !record_mismatch_) return false;
+    for (const auto& kv : lhs) {
+      Any rhs_key = MapKeyThrough(lhs_bound_, kv.first);
+      auto it = rhs.find(rhs_key);
+      if (it == rhs.end()) {
+        Record(AccessStep::MapItem(kv.first), AccessStep::MapItemMissing(rhs_key));
+        return false;
+      }
+      if (!Compare(kv.second, (*it).second)) {
+        Record(AccessStep::MapItem(kv.first), AccessStep::MapItem(rhs_key));
+        return false;
+      }
+    }
+    if (lhs.size() == rhs.size()) return true;
+    for (const auto& kv : rhs) {
+      Any lhs_key = MapKeyThrough(rhs_bound_, kv.first);
+      if (lhs.find(lhs_key) == lhs.end()) {
+        Record(AccessStep::MapItemMissing(lhs_key), AccessStep::MapItem(kv.first));
+        return false;
+      }
+    }
+    return false;
+  }
+
+  static bool ShapeEqual(const Shape& lhs, const Shape& rhs) {
+    if (lhs.size() != rhs.size()) return false;
+    for (size_t i = 0; i < lhs.size(); ++i) {
+      if (lhs[i] != rhs[i]) return false;
+    }
+    return true;
+  }
+
+  bool TensorEqual(const Tensor& lhs, const Tensor& rhs) const {
+    if (lhs.same_as(rhs)) return true;
+    if (lhs.ndim() != rhs.ndim()) return false;
+    for (int32_t i = 0; i < lhs.ndim(); ++i) {
+      if (lhs.size(i) != rhs.size(i)) return false;
+    }
+    if (lhs.dtype() != rhs.dtype()) return false;
+    if (skip_tensor_content_) return true;
+    TVMFFIByteArray a = structural::TensorContent(lhs, kOp);
+    TVMFFIByteArray b = structural::TensorContent(rhs, kOp);
+    return a.size == b.size && (a.size == 0 || std::memcmp(a.data, b.data, a.size) == 0);
+  }
+
+  TVMFFIDefRegionKind region_;
+  const TVMFFITypeAttrColumn* s_equal_column_ = structural::FindColumn(type_attr::kSEqual.name);
+  bool skip_tensor_content_;
+  bool record_mismatch_;
+  TypedFunction<bool(AnyView, AnyView, int, AnyView)> hook_callback_;
+  /// DAG nodes and free variables already matched, each side to its partner.
+  std::unordered_map<const Object*, ObjectRef> lhs_bound_;
+  std::unordered_map<const Object*, ObjectRef> rhs_bound_;
+  /// Pairs being compared (ancestors of the current pair), each side to its partner.
+  std::unordered_map<const Object*, const Object*> active_lhs_;
+  std::unordered_map<const Object*, const Object*> active_rhs_;
+};
+
+}  // namespace
+
+bool StructuralEqual::Equal(const Any& lhs, const Any& rhs, bool map_free_vars,
+                            bool skip_tensor_content) {
+  return StructuralEqualer(map_free_vars, skip_tensor_content, false).Compare(lhs, rhs);
+}
+
+Optional<reflection::AccessPathPair> StructuralEqual::GetFirstMismatch(const Any& lhs,
+                                                                       const Any& rhs,
+                                                                       bool map_free_vars,
+                                                                       bool skip_tensor_content) {
+  StructuralEqualer equaler(map_free_vars, skip_tensor_content, true);
+  if (equaler.Compare(lhs, rhs)) return std::nullopt;
+  using reflection::AccessPath;
+  AccessPath lhs_path = AccessPath::FromSteps(equaler.lhs_steps.rbegin(), equaler.lhs_steps.rend());
+  AccessPath rhs_path = AccessPath::FromSteps(equaler.rhs_steps.rbegin(), equaler.rhs_steps.rend());
+  return reflection::AccessPathPair(lhs_path, rhs_path);
+}
+
+TVM_FFI_STATIC_INIT_BLOCK() {
+  reflection::EnsureTypeAttrColumn(type_attr::kSEqual.name);
+  reflection::GlobalDef()
+      .def("ffi.StructuralEqual", &StructuralEqual::Equal)
+      .def("ffi.GetFirstStructuralMismatch", &StructuralEqual::GetFirstMismatch);
+}
+
+}  // namespace ffi
+}  // namespace tvm

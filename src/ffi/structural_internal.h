@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: Apache-2.0
+// structural_internal.h: what structural equality and hashing share: the structural kind of a
+// type, def-region rules for fields and hooks, the custom-hook columns and tensor content.
+#ifndef TVM_FFI_SRC_FFI_STRUCTURAL_INTERNAL_H_
+#define TVM_FFI_SRC_FFI_STRUCTURAL_INTERNAL_H_
+
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/c_api.h>
+#include <tvm/ffi/container/tensor.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/reflection/accessor.h>
+#include <tvm/ffi/string.h>
+
+#include <cstdint>
+
+namespace tvm {
+namespace ffi {
+namespace structural {
+
+/// Def region where a value's free variables (and all in its type) bind on first sight.
+constexpr TVMFFIDefRegionKind kRegionPattern = kTVMFFIDefRegionKindRecursive;
+/// Def region where only the variable itself binds; its fields are uses.
+constexpr TVMFFIDefRegionKind kRegionSimple = kTVMFFIDefRegionKindNonRecursive;
+constexpr int64_t kFieldDefPattern = kTVMFFIFieldFlagBitMaskSEqHashDefRecursive;
+constexpr int64_t kFieldDefSimple = kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive;
+
+/// The structural kind of a reflected object type; TypeError naming the type when the type has
+/// no metadata or declares itself unsupported. `op` names the caller ("structural equality").
+inline TVMFFISEqHashKind StructuralKindOf(const TVMFFITypeInfo* info, const char* op) {
+  std::string type_key(info->type_key.data, info->type_key.size);
+  if (info->metadata == nullptr) {
+    TVM_FFI_THROW(TypeError) << op << " is not supported for type `" << type_key
+                             << "`: the type has no reflection metadata";
+  }
+  TVMFFISEqHashKind kind = info->metadata->structural_eq_hash_kind;
+  if (kind == kTVMFFISEqHashKindUnsupported) {
+    TVM_FFI_THROW(TypeError) << op << " is not supported for type `" << type_key
+                             << "`: its structural kind (_type_s_eq_hash_kind) is unsupported";
+  }
+  return kind;
+}
+
+/// The region in which a child is visited: a pattern region persists, otherwise the requested
+/// kind applies (kTVMFFIDefRegionKindNone requests keep the current region).
+inline TVMFFIDefRegionKind ChildRegion(TVMFFIDefRegionKind current, int requested) {
+  if (current == kRegionPattern || requested == kTVMFFIDefRegionKindNone) return current;
+  return static_cast<TVMFFIDefRegionKind>(requested);
+}
+
+/// The region kind a field's def flags request (None when the field has none).
+inline int FieldRegionRequest(int64_t flags) {
+  if (flags & kFieldDefSimple) return kRegionSimple;
+  if (flags & kFieldDefPattern) return kRegionPattern;
+  return kTVMFFIDefRegionKindNone;
+}
+
+/// Sets a region slot for a scope and restores it on exit (also when an error unwinds).
+class RegionScope {
+ public:
+  RegionScope(TVMFFIDefRegionKind* slot, TVMFFIDefRegionKind kind) : slot_(slot), saved_(*slot) {
+    *slot = kind;
+  }
+  ~RegionScope() { *slot_ = saved_; }
+  RegionScope(const RegionScope&) = delete;
+  RegionScope& operator=(const RegionScope&) = delete;
+
+ private:
+  TVMFFIDefRegionKind* slot_;
+  TVMFFIDefRegionKind saved_;
+};
+
+/// The type attribute column `name` (nullptr when no type has registered it).
+inline const TVMFFITypeAttrColumn* FindColumn(const char* name) {
+  TVMFFIByteArray bytes{name, std::char_traits<char>::length(name)};
+  return TVMFFIGetTypeAttrColumn(&bytes);
+}
+
+/// The row of type_index in column (None when the column or the row is absent).
+inline AnyView ColumnRow(const TVMFFITypeAttrColumn* column, int32_t type_index) {
+  if (column == nullptr) return AnyView();
+  int32_t row = type_index - column->begin_index;
+  if (row < 0 || row >= column->size) return AnyView();
+  return AnyView::CopyFromTVMFFIAny(column->data[row]);
+}
+
+/// The bytes of a tensor's elements; ValueError unless it is a contiguous CPU tensor.
+inline TVMFFIByteArray TensorContent(const Tensor& tensor, const char* op) {
+  const DLTensor* dl = tensor.GetDLTensorPtr();
+  if (dl->device.device_type != kDLCPU && dl->device.device_type != kDLCUDAHost) {
+    TVM_FFI_THROW(ValueError) << op << " can read tensor content only on CPU, but the tensor is "
+                              << "on device type " << static_cast<int>(dl->device.device_type)
+                              << "; pass skip_tensor_content=True to compare metadata only";
+  }
+  if (!tensor.IsContiguous()) {
+    TVM_FFI_THROW(ValueError) << op << " can read the content of contiguous tensors only";
+  }
+  const char* data = static_cast<const char*>(dl->data);
+  if (data != nullptr) data += dl->byte_offset;
+  return TVMFFIByteArray{data, GetDataSize(*dl)};
+}
+
+}  // namespace structural
+}  // namespace ffi
+}  // namespace tvm
+#endif  // TVM_FFI_SRC_FFI_STRUCTURAL_INTERNAL_H_

@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The Apache TVM FFI reference wheels that compatibility tests build and run against.
+
+``scripts/fetch_reference_wheels.sh`` unpacks each version into ``<cache>/<version>/tvm_ffi``
+(headers in ``include/``, runtime in ``lib/``). A test that needs a missing version skips with
+the reason on a developer's machine and fails in CI (``CI`` set), so that a compatibility
+check never silently stops running there.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+CACHE_DIR = Path(
+    os.environ.get("TVM_FFI_REFERENCE_WHEEL_DIR", str(REPO_ROOT / ".cache" / "reference_wheels"))
+)
+
+
+def reference_root(version: str) -> Path | None:
+    """The unpacked ``tvm_ffi`` folder of one reference version, or None when it is missing."""
+    root = CACHE_DIR / version / "tvm_ffi"
+    has_runtime = (root / "lib" / "libtvm_ffi.so").exists()
+    has_headers = (root / "include" / "tvm" / "ffi" / "c_api.h").exists()
+    return root if has_runtime and has_headers else None
+
+
+def missing_reference(version: str) -> None:
+    """Skip (locally) or fail (in CI) because reference ``version`` is not in the cache."""
+    message = (
+        f"reference wheel apache-tvm-ffi=={version} is not in '{CACHE_DIR}'; "
+        "run scripts/fetch_reference_wheels.sh (it needs access to PyPI)"
+    )
+    if os.environ.get("CI"):
+        pytest.fail(f"compatibility inputs missing in CI: {message}")
+    pytest.skip(message)
+
+
+def require_reference(version: str) -> Path:
+    """The unpacked ``tvm_ffi`` folder of ``version``; skips or fails when it is missing."""
+    root = reference_root(version)
+    if root is None:
+        missing_reference(version)
+    return root
