@@ -349,7 +349,8 @@ TEST(SerializationReader, ReflectedObjectRoundTrips) {
   probe->opt_int = std::nullopt;
   probe->s = String(std::string(30, 's'));
   probe->i32 = -9;
-  const SerProbeObj* back = RoundTrip(ObjectRef(probe)).as<SerProbeObj>();
+  Any rebuilt = RoundTrip(ObjectRef(probe));
+  const SerProbeObj* back = rebuilt.as<SerProbeObj>();
   ASSERT_NE(back, nullptr);
   EXPECT_NE(back, probe.get());
   EXPECT_EQ(back->i, -3);
