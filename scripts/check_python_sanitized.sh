@@ -28,6 +28,8 @@ deselect=(
 case "${MODE}" in
   address)
     cmake_option=TVM_FFI_SANITIZE
+    # The build type of the C++ suite's ASan build, so that ccache (run_tests.sh) reuses its objects.
+    build_type=Debug
     preload="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so)"
     # Leak checking stays off: CPython itself keeps allocations alive until exit. Impossible
     # sizes make malloc fail (allocator_may_return_null), as they do without ASan.
@@ -36,6 +38,7 @@ case "${MODE}" in
     ;;
   thread)
     cmake_option=TVM_FFI_SANITIZE_THREAD
+    build_type=RelWithDebInfo
     preload="$(gcc -print-file-name=libtsan.so)"
     # Under the TSan runtime, ninja, bash and the tools the JIT, the examples and the CMake
     # package test start crash before doing anything.
@@ -63,7 +66,8 @@ work="${PYTHON_SANITIZED_WORK_DIR:-build-python-${MODE}}"
 rm -rf "${work}"
 python3 -m venv --system-site-packages "${work}/venv"
 "${work}/venv/bin/python" -m pip install -q --no-build-isolation \
-  -C "cmake.define.${cmake_option}=ON" -C build-dir="${work}/build" .
+  -C "cmake.define.${cmake_option}=ON" -C "cmake.build-type=${build_type}" \
+  -C build-dir="${work}/build" .
 
 LD_PRELOAD="${preload}" \
   "${work}/venv/bin/python" -m pytest -q -p no:cacheprovider "${deselect[@]}" tests/python

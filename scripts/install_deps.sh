@@ -4,7 +4,7 @@
 # Idempotent: packages that are already present are left alone.
 set -euo pipefail
 
-APT_PACKAGES=(libgtest-dev libdw-dev binutils)
+APT_PACKAGES=(libgtest-dev libdw-dev binutils ccache)
 # Formatters are pinned so that lint gives the same verdict on every machine.
 PY_PACKAGES=(
   pytest numpy "torch==2.13.0" ml_dtypes "ruff==0.17.6" "clang-format==23.1.5"

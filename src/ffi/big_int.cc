@@ -1,10 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
-// big_int.cc: the C entry points that build integers from raw words and expose their words.
+// big_int.cc: the C entry points that build integers from raw words and expose their words, and
+// the type attributes of ffi.BigInt: map keys, RecursiveEq/Compare/Hash and JSON graphs all treat
+// a BigInt by its value.
+#include <tvm/ffi/any.h>
 #include <tvm/ffi/big_int.h>
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/error.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/reflection/registry.h>
+#include <tvm/ffi/string.h>
 
+#include <algorithm>
 #include <cstring>
+#include <string_view>
 #include <vector>
 
 namespace tvm {
@@ -27,7 +35,59 @@ BigInt BigIntFromByteArray(const TVMFFIByteArray* input) {
   return details::BigIntUnsafe::FromWords(words.data(), words.size());
 }
 
+/// The integer of decimal text: an optional sign and one or more digits, nothing else.
+BigInt ParseDecimal(std::string_view text) {
+  std::string_view digits = text;
+  if (!digits.empty() && (digits[0] == '+' || digits[0] == '-')) digits.remove_prefix(1);
+  bool valid = !digits.empty() && std::all_of(digits.begin(), digits.end(),
+                                              [](char ch) { return ch >= '0' && ch <= '9'; });
+  if (!valid) TVM_FFI_THROW(ValueError) << "Invalid decimal string for ffi.BigInt";
+  // Nine digits at a time: each step is one multiply-add by an int64_t.
+  constexpr size_t kChunk = 9;
+  BigInt value;
+  for (size_t pos = 0; pos < digits.size(); pos += kChunk) {
+    int64_t chunk = 0;
+    int64_t scale = 1;
+    for (char ch : digits.substr(pos, kChunk)) {
+      chunk = chunk * 10 + (ch - '0');
+      scale *= 10;
+    }
+    value = value * scale + chunk;
+  }
+  return text[0] == '-' ? -value : value;
+}
+
+BigInt AsBigInt(const Any& value) { return value.cast<BigInt>(); }
+
+/// The `__any_hash__` of ffi.BigInt: map keys of equal value hash alike.
+int64_t BigIntKeyHash(const Any& key) { return static_cast<int64_t>(AsBigInt(key).hash()); }
+
+/// The `__any_equal__` of ffi.BigInt: map keys of equal value are one key.
+bool BigIntKeyEqual(const Any& lhs, const Any& rhs) { return AsBigInt(lhs) == AsBigInt(rhs); }
+
 }  // namespace
+
+TVM_FFI_STATIC_INIT_BLOCK() {
+  namespace refl = reflection;
+  refl::TypeAttrDef<details::BigIntObj>()
+      .native_fn_attr<&BigIntKeyHash>(type_attr::kAnyHash)
+      .native_fn_attr<&BigIntKeyEqual>(type_attr::kAnyEqual)
+      .def(refl::type_attr::kHash,
+           [](const ObjectRef& value, const Function&) { return BigIntKeyHash(value); })
+      .def(refl::type_attr::kEq, [](const ObjectRef& lhs, const ObjectRef& rhs,
+                                    const Function&) { return BigIntKeyEqual(lhs, rhs); })
+      .def(refl::type_attr::kCompare,
+           [](const ObjectRef& lhs, const ObjectRef& rhs, const Function&) -> int64_t {
+             BigInt a = AsBigInt(lhs);
+             BigInt b = AsBigInt(rhs);
+             return a < b ? -1 : (b < a ? 1 : 0);
+           })
+      .def(refl::type_attr::kDataToJson,
+           [](const BigInt& value) { return String(value.ToString()); })
+      .def(refl::type_attr::kDataFromJson,
+           [](const String& text) { return ParseDecimal(text.view()); });
+}
+
 }  // namespace ffi
 }  // namespace tvm
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // deep_copy.cc: the ffi.DeepCopy global.
 //
-// Containers (Array, List, Map, Dict) are rebuilt as new objects with recursively copied
-// contents. Reflected objects whose type metadata has a creator are rebuilt through the creator
-// and their field getters/setters. Everything else (POD values, Str, Bytes, Shape, Function,
-// Error, OpaquePyObject, objects without a creator) is shared. A memo keyed by the source object
-// makes shared sub-objects copy once and lets cycles through mutable objects terminate.
+// Containers (Array, List, Map, Dict) are rebuilt as new objects with recursively copied contents.
+// Reflected objects whose type metadata has a creator are rebuilt through the creator and their
+// field getters/setters. Everything else (POD values, Str, Bytes, BigInt, Shape, Function, Error,
+// OpaquePyObject, objects without a creator) is shared. A memo keyed by the source object makes
+// shared sub-objects copy once and lets cycles through mutable objects terminate.
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/dict.h>
@@ -40,6 +40,7 @@ class DeepCopier {
     switch (src->type_index()) {
       case TypeIndex::kTVMFFIStr:
       case TypeIndex::kTVMFFIBytes:
+      case TypeIndex::kTVMFFIBigInt:
       case TypeIndex::kTVMFFIError:
       case TypeIndex::kTVMFFIFunction:
       case TypeIndex::kTVMFFIShape:

@@ -3,16 +3,18 @@
 // the equality and order of FFI values by content.
 //
 // None is below every other value. Strings (small or not) compare with strings and bytes with
-// bytes, byte-wise. Other values compare only with values of the same type index: bools, ints,
-// floats, dtypes (code, bits, lanes) and devices (type, id) by value; Shape, Array and List
-// lexicographically (a prefix is smaller); Map and Dict are equal when they hold the same keys
-// with equal values and have no order; objects compare field by field (ancestors' fields first,
-// CompareOff fields skipped). A user type may replace this with a `__ffi_eq__` (equality) or
-// `__ffi_compare__` (equality and order) type attribute. Equality never fails: values of
-// different types are unequal, NaN equals NaN, a pair met again while it is being compared
-// counts as equal. Ordering raises TypeError for different types, NaN, maps and unordered
+// bytes, byte-wise. Integers (Int and BigInt cells) compare with each other by numeric value; a
+// BigInt never equals an Int, which holds every int64 value. Other values compare only with values
+// of the same type index: bools, ints, floats, dtypes (code, bits, lanes) and devices (type, id) by
+// value; Shape, Array and List lexicographically (a prefix is smaller); Map and Dict are equal when
+// they hold the same keys with equal values and have no order; objects compare field by field
+// (ancestors' fields first, CompareOff fields skipped). A user type may replace this with a
+// `__ffi_eq__` (equality) or `__ffi_compare__` (equality and order) type attribute. Equality never
+// fails: values of different types are unequal, NaN equals NaN, a pair met again while it is being
+// compared counts as equal. Ordering raises TypeError for different types, NaN, maps and unordered
 // POD values, and ValueError for cycles.
 #include <tvm/ffi/any.h>
+#include <tvm/ffi/big_int.h>
 #include <tvm/ffi/container/map_base.h>
 #include <tvm/ffi/container/seq_base.h>
 #include <tvm/ffi/container/shape.h>
@@ -26,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime_internal.h"
 #include "stack_guard.h"
 
 namespace tvm {
@@ -36,16 +39,6 @@ namespace {
 template <typename T>
 int ThreeWay(const T& a, const T& b) {
   return a < b ? -1 : (b < a ? 1 : 0);
-}
-
-/// The value of type attribute `name` for a type (None when unset or the column is missing).
-AnyView TypeAttrValue(const char* name, int32_t type_index) {
-  TVMFFIByteArray key{name, std::char_traits<char>::length(name)};
-  const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&key);
-  if (column == nullptr) return AnyView();
-  int32_t row = type_index - column->begin_index;
-  if (row < 0 || row >= column->size) return AnyView();
-  return AnyView::CopyFromTVMFFIAny(column->data[row]);
 }
 
 /// The hook stored in type attribute `name` of a type, if any.
@@ -69,6 +62,9 @@ class RecursiveComparer {
     }
     int family = details::StringFamily(a->type_index);
     if (family != 0 && family == details::StringFamily(b->type_index)) return CompareText(a, b);
+    if (a->type_index == kTVMFFIBigInt || b->type_index == kTVMFFIBigInt) {
+      return CompareIntegers(lhs, rhs);
+    }
     if (a->type_index != b->type_index) return DifferentTypes(lhs, rhs);
     if (a->type_index < kTVMFFIStaticObjectBegin) return ComparePOD(lhs, *a, *b);
     return CompareObjects(lhs.as<Object>(), rhs.as<Object>());
@@ -96,6 +92,15 @@ class RecursiveComparer {
     TVM_FFI_THROW(TypeError) << "Cannot compare values of different types: " << lhs.GetTypeKey()
                              << " vs " << rhs.GetTypeKey();
     TVM_FFI_UNREACHABLE();
+  }
+
+  /// A BigInt orders against a BigInt or an Int by value; nothing else is comparable with it.
+  int CompareIntegers(AnyView lhs, AnyView rhs) {
+    std::optional<BigInt> a = lhs.as<BigInt>();
+    std::optional<BigInt> b = rhs.as<BigInt>();
+    if (!a.has_value() || !b.has_value()) return DifferentTypes(lhs, rhs);
+    return details::int_ops::Compare(details::BigIntUnsafe::GetArrayView(*a),
+                                     details::BigIntUnsafe::GetArrayView(*b));
   }
 
   static int CompareText(const TVMFFIAny* a, const TVMFFIAny* b) {

@@ -2,14 +2,15 @@
 // recursive_hash.cc: RecursiveHash and the ffi.RecursiveHash global, a content hash consistent
 // with RecursiveEq (values that are equal hash equal).
 //
-// Scalars hash their type and value (NaN and -0.0 canonicalised, so that equal floats agree);
-// strings and bytes hash their content whether small or not; Shape, Array and List hash their
-// type, length and elements in order; Map and Dict hash their entries independently of order;
-// objects hash their type key and their fields (HashOff and CompareOff fields skipped). A
-// `__ffi_hash__` type attribute replaces the default for a type; a user type that customises
-// equality (`__ffi_eq__` / `__ffi_compare__`) without it is rejected with ValueError, since its
-// default hash could disagree with its equality. A container or object met again while it is
-// being hashed contributes its type key hash only, which keeps cycles finite.
+// Scalars hash their type and value (NaN and -0.0 canonicalised, so that equal floats agree); a
+// BigInt hashes its value alone (through its `__ffi_hash__`, BigInt::hash); strings and bytes hash
+// their content whether small or not; Shape, Array and List hash their type, length and elements in
+// order; Map and Dict hash their entries independently of order; objects hash their type key and
+// their fields (HashOff and CompareOff fields skipped). A `__ffi_hash__` type attribute replaces
+// the default for a type; a user type that customises equality (`__ffi_eq__` / `__ffi_compare__`)
+// without it is rejected with ValueError, since its default hash could disagree with its equality.
+// A container or object met again while it is being hashed contributes its type key hash only,
+// which keeps cycles finite.
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/base_details.h>
 #include <tvm/ffi/container/map_base.h>
@@ -29,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime_internal.h"
 #include "stack_guard.h"
 
 namespace tvm {
@@ -36,16 +38,6 @@ namespace ffi {
 namespace {
 
 using details::StableHashCombine;
-
-/// The value of type attribute `name` for a type (None when unset or the column is missing).
-AnyView TypeAttrValue(const char* name, int32_t type_index) {
-  TVMFFIByteArray key{name, std::char_traits<char>::length(name)};
-  const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&key);
-  if (column == nullptr) return AnyView();
-  int32_t row = type_index - column->begin_index;
-  if (row < 0 || row >= column->size) return AnyView();
-  return AnyView::CopyFromTVMFFIAny(column->data[row]);
-}
 
 /// The bits of a double with every NaN and both zeros mapped to one representative.
 uint64_t CanonicalFloatBits(double value) {

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // repr_print.cc: ffi.ReprPrint, the readable and cycle-safe printer of any FFI value.
 //
-// Protocol: ffi.ReprPrint(value) -> str (C++: ReprPrint). Formats: None, True/False, ints,
-// floats in their shortest round-tripping form (10, 0.5, 1e+20, -0, inf, nan), strings in double
-// quotes with JSON escapes, bytes as b"..." (\xNN for non-printable bytes), dtypes (int8),
-// devices (cuda:1), opaque pointers (void*), Array (1, 2) / (x,), List [1, 2], Map and Dict
-// {"a": 1}, Shape(1, 2), tensors float32[2, 3]@cpu:0, objects with reflected fields as
+// Protocol: ffi.ReprPrint(value) -> str (C++: ReprPrint). Formats: None, True/False, ints (BigInts
+// too) in decimal, floats in their shortest round-tripping form (10, 0.5, 1e+20, -0, inf, nan),
+// strings in double quotes with JSON escapes, bytes as b"..." (\xNN for non-printable bytes),
+// dtypes (int8), devices (cuda:1), opaque pointers (void*), Array (1, 2) / (x,), List [1, 2], Map
+// and Dict {"a": 1}, Shape(1, 2), tensors float32[2, 3]@cpu:0, objects with reflected fields as
 // key(f1=v1, f2=v2) (ancestors' fields first, ReprOff fields omitted) and other objects as their
 // type key. A container or object met again while it is being printed prints as `...`. A
 // `__ffi_repr__` type attribute (Function (obj, printer) -> str) replaces the default format.
 #include <tvm/ffi/any.h>
+#include <tvm/ffi/big_int.h>
 #include <tvm/ffi/container/map_base.h>
 #include <tvm/ffi/container/seq_base.h>
 #include <tvm/ffi/extra/dataclass.h>
@@ -131,6 +132,7 @@ class ReprPrinter {
   std::string Print(const AnyView& value) {
     const TVMFFIAny cell = value.CopyToTVMFFIAny();
     if (cell.type_index < kTVMFFIStaticObjectBegin) return PrintPOD(cell);
+    if (cell.type_index == kTVMFFIBigInt) return value.cast<BigInt>().ToString();
     CheckStackRoom("printing a value");
     const Object* obj = details::ObjectUnsafe::FromHandle(cell.v_obj);
     if (std::find(active_.begin(), active_.end(), obj) != active_.end()) return "...";

@@ -13,6 +13,25 @@
 namespace tvm {
 namespace ffi {
 
+/// The type attribute column `name` (nullptr when no type has registered it).
+inline const TVMFFITypeAttrColumn* FindTypeAttrColumn(const char* name) {
+  TVMFFIByteArray bytes{name, std::char_traits<char>::length(name)};
+  return TVMFFIGetTypeAttrColumn(&bytes);
+}
+
+/// The row of type_index in column (None when the column or the row is absent).
+inline AnyView TypeAttrColumnRow(const TVMFFITypeAttrColumn* column, int32_t type_index) {
+  if (column == nullptr) return AnyView();
+  int32_t row = type_index - column->begin_index;
+  if (row < 0 || row >= column->size) return AnyView();
+  return AnyView::CopyFromTVMFFIAny(column->data[row]);
+}
+
+/// The value of type attribute `name` for a type (None when unset or the column is missing).
+inline AnyView TypeAttrValue(const char* name, int32_t type_index) {
+  return TypeAttrColumnRow(FindTypeAttrColumn(name), type_index);
+}
+
 /// Type keys of every registered type.
 std::vector<std::string> RegisteredTypeKeys();
 

@@ -13,14 +13,6 @@ namespace tvm {
 namespace ffi {
 namespace serialization {
 
-/// Node type names of the values that are not reflected objects.
-inline constexpr const char* kNoneNode = "None";
-inline constexpr const char* kIntNode = "int";
-inline constexpr const char* kBoolNode = "bool";
-inline constexpr const char* kFloatNode = "float";
-inline constexpr const char* kDataTypeNode = "DataType";
-inline constexpr const char* kDeviceNode = "Device";
-
 /// Whether a field of this static type index is written inline (its value, not a node index).
 inline bool IsInlineFieldType(int32_t static_type_index) {
   return static_type_index == kTVMFFINone || static_type_index == kTVMFFIInt ||

@@ -170,7 +170,7 @@ class GraphReader {
   /// pending node of a container or object.
   std::optional<PendingValue> Begin(int64_t index, const String& type, const Any& data,
                                     bool has_data) {
-    if (type == kNoneNode) {
+    if (type == StaticTypeKey::kTVMFFINone) {
       Record(index, Any());
       return std::nullopt;
     }
@@ -217,17 +217,17 @@ class GraphReader {
   /// The value of a node whose data holds it entirely, or nullopt for other node types.
   static std::optional<Any> ReadLeaf(const String& type, const Any& data) {
     int32_t kind = data.type_index();
-    if (type == kIntNode) {
+    if (type == StaticTypeKey::kTVMFFIInt) {
       if (kind != kTVMFFIInt) Fail("expected an integer, got `", KindOf(data), "`");
       return data;
     }
-    if (type == kFloatNode) {
+    if (type == StaticTypeKey::kTVMFFIFloat) {
       if (kind != kTVMFFIFloat && kind != kTVMFFIInt) {
         Fail("expected a number, got `", KindOf(data), "`");
       }
       return Any(data.cast<double>());
     }
-    if (type == kBoolNode) {
+    if (type == StaticTypeKey::kTVMFFIBool) {
       if (kind != kTVMFFIBool && kind != kTVMFFIInt) {
         Fail("expected a boolean, got `", KindOf(data), "`");
       }
@@ -237,8 +237,8 @@ class GraphReader {
     if (type == StaticTypeKey::kTVMFFIBytes) {
       return Any(Bytes(Base64Decode(TextOf(data).view())));
     }
-    if (type == kDataTypeNode) return Any(StringToDLDataType(TextOf(data)));
-    if (type == kDeviceNode) {
+    if (type == StaticTypeKey::kTVMFFIDataType) return Any(StringToDLDataType(TextOf(data)));
+    if (type == StaticTypeKey::kTVMFFIDevice) {
       std::vector<int64_t> parts = IntList(data);
       if (parts.size() != 2) {
         Fail("expected [device_type, device_id], got ", parts.size(), " element(s)");

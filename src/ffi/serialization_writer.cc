@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // serialization_writer.cc: ToJSONGraph, any FFI value to a JSON graph.
 //
-// The graph is {"root_index": i, "nodes": [...], "metadata": m}; metadata only when not None.
-// Nodes are written children first, each distinct value once: POD values, strings and bytes are
-// shared by value, every other object by identity. A node is {"type": key, "data": d} ("None"
-// has no data): int/float/bool their value, ffi.String the text, ffi.Bytes base64, DataType its
-// name, Device [device_type, device_id], ffi.Shape its dims, ffi.Array/ffi.List the element
-// nodes, ffi.Map/ffi.Dict [k0, v0, k1, v1, ...] nodes, and reflected objects a map from field
-// name to node (fields of None, int, float, bool and DataType static type hold their value).
-// A `__data_to_json__` type attribute writes its result as the data. The walk uses an explicit
-// stack, so deep values do not exhaust the native stack.
+// The graph is {"root_index": i, "nodes": [...], "metadata": m}; metadata only when not None. Nodes
+// are written children first, each distinct value once: POD values, BigInts, strings and bytes are
+// shared by value, every other object by identity. A node is {"type": key, "data": d} ("None" has
+// no data): int/float/bool their value, ffi.BigInt its decimal text, ffi.String the text, ffi.Bytes
+// base64, DataType its name, Device [device_type, device_id], ffi.Shape its dims,
+// ffi.Array/ffi.List the element nodes, ffi.Map/ffi.Dict [k0, v0, k1, v1, ...] nodes, and reflected
+// objects a map from field name to node (fields of None, int, float, bool and DataType static type
+// hold their value). A `__data_to_json__` type attribute writes its result as the data. The walk
+// uses an explicit stack, so deep values do not exhaust the native stack.
 #include <tvm/ffi/any.h>
+#include <tvm/ffi/big_int.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/dict.h>
 #include <tvm/ffi/container/list.h>
@@ -40,7 +41,7 @@ namespace serialization {
 namespace {
 
 /// Identity of a value for sharing nodes: kind and bits for POD values and objects, text for
-/// strings and bytes.
+/// strings, bytes and BigInts (in decimal).
 struct NodeKey {
   int32_t kind;
   uint64_t bits;
@@ -83,6 +84,8 @@ NodeKey KeyOf(const Any& value) {
     case kTVMFFISmallBytes:
     case kTVMFFIBytes:
       return {kTVMFFIBytes, 0, std::string(value.cast<Bytes>())};
+    case kTVMFFIBigInt:
+      return {kTVMFFIBigInt, 0, value.cast<BigInt>().ToString()};
     default:
       return {kTVMFFIObject, reinterpret_cast<uint64_t>(cell.v_obj), {}};
   }
@@ -135,18 +138,20 @@ class GraphWriter {
     int32_t type_index = value.type_index();
     switch (type_index) {
       case kTVMFFINone:
-        return AddNode(std::move(key), json::Object{{String("type"), String(kNoneNode)}});
+        return AddNode(std::move(key),
+                       json::Object{{String("type"), String(StaticTypeKey::kTVMFFINone)}});
       case kTVMFFIInt:
-        return AddNode(std::move(key), kIntNode, value);
+        return AddNode(std::move(key), StaticTypeKey::kTVMFFIInt, value);
       case kTVMFFIBool:
-        return AddNode(std::move(key), kBoolNode, value);
+        return AddNode(std::move(key), StaticTypeKey::kTVMFFIBool, value);
       case kTVMFFIFloat:
-        return AddNode(std::move(key), kFloatNode, value);
+        return AddNode(std::move(key), StaticTypeKey::kTVMFFIFloat, value);
       case kTVMFFIDataType:
-        return AddNode(std::move(key), kDataTypeNode, DLDataTypeToString(value.cast<DLDataType>()));
+        return AddNode(std::move(key), StaticTypeKey::kTVMFFIDataType,
+                       DLDataTypeToString(value.cast<DLDataType>()));
       case kTVMFFIDevice: {
         DLDevice device = value.cast<DLDevice>();
-        return AddNode(std::move(key), kDeviceNode,
+        return AddNode(std::move(key), StaticTypeKey::kTVMFFIDevice,
                        json::Array{static_cast<int64_t>(device.device_type),
                                    static_cast<int64_t>(device.device_id)});
       }

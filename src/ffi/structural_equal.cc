@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // structural_equal.cc: StructuralEqual::Equal / GetFirstMismatch and their globals.
 //
-// POD values compare by bits (all NaNs are equal), strings and bytes by content, containers
-// element by element, shapes and tensors by dims, dtype and (unless skipped) content. Reflected
-// objects compare by their fields (or their `__s_equal__` hook) according to their structural
-// kind: DAG nodes and free variables bind one to one on both sides, free variables only where a
-// def region (or map_free_vars) allows it. A back edge into an object still being compared
+// POD values compare by bits (all NaNs are equal), BigInts by value, strings and bytes by content,
+// containers element by element, shapes and tensors by dims, dtype and (unless skipped) content.
+// Reflected objects compare by their fields (or their `__s_equal__` hook) according to their
+// structural kind: DAG nodes and free variables bind one to one on both sides, free variables only
+// where a def region (or map_free_vars) allows it. A back edge into an object still being compared
 // matches only the back edge into its partner, so cyclic values compare without looping.
+#include <tvm/ffi/big_int.h>
 #include <tvm/ffi/cast.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/dict.h>
@@ -75,6 +76,8 @@ class StructuralEqualer {
       case TypeIndex::kTVMFFIStr:
       case TypeIndex::kTVMFFIBytes:
         return StringLikeEqual(a, b);
+      case TypeIndex::kTVMFFIBigInt:
+        return lhs.cast<BigInt>() == rhs.cast<BigInt>();
       case TypeIndex::kTVMFFIShape:
         return ShapeEqual(lhs.cast<Shape>(), rhs.cast<Shape>());
       case TypeIndex::kTVMFFITensor:
@@ -172,7 +175,7 @@ class StructuralEqualer {
       default:
         break;
     }
-    AnyView hook = structural::ColumnRow(s_equal_column_, info->type_index);
+    AnyView hook = TypeAttrColumnRow(s_equal_column_, info->type_index);
     if (hook != nullptr) return HookEqual(lhs, rhs, hook);
     return FieldsEqual(lhs, rhs, info);
   }
@@ -289,7 +292,7 @@ class StructuralEqualer {
   }
 
   TVMFFIDefRegionKind region_;
-  const TVMFFITypeAttrColumn* s_equal_column_ = structural::FindColumn(type_attr::kSEqual.name);
+  const TVMFFITypeAttrColumn* s_equal_column_ = FindTypeAttrColumn(type_attr::kSEqual.name);
   bool skip_tensor_content_;
   bool record_mismatch_;
   TypedFunction<bool(AnyView, AnyView, int, AnyView)> hook_callback_;

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // structural_hash.cc: StructuralHash::Hash and the ffi.StructuralHash global.
 //
-// The hash follows StructuralEqual: POD values hash their bits (NaNs hash alike), strings and
-// bytes their content, containers their type, size and elements (maps order-independently by
-// key hash), tensors their dims, dtype and content. Reflected objects fold their fields (or use
-// their `__s_hash__` hook) into their type key hash; DAG nodes also fold in their visit order,
-// free variables their binding order inside a def region and their address outside one. An
-// object's hash is memoised; a back edge into an object being hashed folds in how far up the
-// target is, and hashes depending on such edges are not memoised.
+// The hash follows StructuralEqual: POD values hash their bits (NaNs hash alike), BigInts their
+// type and value, strings and bytes their content, containers their type, size and elements (maps
+// order-independently by key hash), tensors their dims, dtype and content. Reflected objects fold
+// their fields (or use their `__s_hash__` hook) into their type key hash; DAG nodes also fold in
+// their visit order, free variables their binding order inside a def region and their address
+// outside one. An object's hash is memoised; a back edge into an object being hashed folds in how
+// far up the target is, and hashes depending on such edges are not memoised.
+#include <tvm/ffi/big_int.h>
 #include <tvm/ffi/cast.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/dict.h>
@@ -56,6 +57,10 @@ uint64_t StringLikeHash(const TVMFFIAny& cell) {
   return StableHashCombine(type_index, StableHashBytes(content.data, content.size));
 }
 
+uint64_t BigIntHash(const Any& value) {
+  return StableHashCombine(TypeIndex::kTVMFFIBigInt, value.cast<BigInt>().hash());
+}
+
 uint64_t PODHash(const TVMFFIAny& cell) {
   if (details::StringFamily(cell.type_index) != 0) return StringLikeHash(cell);
   TVMFFIAny normalized = cell;
@@ -78,6 +83,8 @@ class StructuralHasher {
       case TypeIndex::kTVMFFIStr:
       case TypeIndex::kTVMFFIBytes:
         return StringLikeHash(cell);
+      case TypeIndex::kTVMFFIBigInt:
+        return BigIntHash(value);
       case TypeIndex::kTVMFFIShape:
         return ShapeHash(value.cast<Shape>());
       case TypeIndex::kTVMFFITensor:
@@ -159,7 +166,7 @@ class StructuralHasher {
       default:
         break;
     }
-    AnyView hook = structural::ColumnRow(s_hash_column_, info->type_index);
+    AnyView hook = TypeAttrColumnRow(s_hash_column_, info->type_index);
     if (hook != nullptr) return HookHash(obj, hook);
     return FieldsHash(obj, info);
   }
@@ -200,7 +207,7 @@ class StructuralHasher {
   }
 
   /// A hash of a map key that does not depend on where the key first occurs: the hash of POD,
-  /// string and bytes keys, and of DAG nodes and free variables already hashed (the keys
+  /// BigInt, string and bytes keys, and of DAG nodes and free variables already hashed (the keys
   /// StructuralEqual may match to a different object). Other keys are left out.
   std::optional<uint64_t> MapKeyHash(const Any& key) {
     TVMFFIAny cell = AnyView(key).CopyToTVMFFIAny();
@@ -209,6 +216,7 @@ class StructuralHasher {
       return StableHashCombine(static_cast<uint64_t>(cell.type_index), cell.v_uint64);
     }
     if (details::StringFamily(cell.type_index) != 0) return StringLikeHash(cell);
+    if (cell.type_index == TypeIndex::kTVMFFIBigInt) return BigIntHash(key);
     if (IsContainer(cell.type_index)) return std::nullopt;
     const TVMFFITypeMetadata* metadata = TVMFFIGetTypeInfo(cell.type_index)->metadata;
     if (metadata == nullptr || (metadata->structural_eq_hash_kind != kTVMFFISEqHashKindDAGNode &&
@@ -264,7 +272,7 @@ class StructuralHasher {
   }
 
   TVMFFIDefRegionKind region_;
-  const TVMFFITypeAttrColumn* s_hash_column_ = structural::FindColumn(type_attr::kSHash.name);
+  const TVMFFITypeAttrColumn* s_hash_column_ = FindTypeAttrColumn(type_attr::kSHash.name);
   bool skip_tensor_content_;
   uint64_t free_var_counter_ = 0;
   uint64_t dag_counter_ = 0;

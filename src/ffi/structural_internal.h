@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // structural_internal.h: what structural equality and hashing share: the structural kind of a
-// type, def-region rules for fields and hooks, the custom-hook columns and tensor content.
+// type, def-region rules for fields and hooks, and tensor content.
 #ifndef TVM_FFI_SRC_FFI_STRUCTURAL_INTERNAL_H_
 #define TVM_FFI_SRC_FFI_STRUCTURAL_INTERNAL_H_
 
@@ -12,6 +12,8 @@
 #include <tvm/ffi/string.h>
 
 #include <cstdint>
+
+#include "runtime_internal.h"
 
 namespace tvm {
 namespace ffi {
@@ -68,20 +70,6 @@ class RegionScope {
   TVMFFIDefRegionKind* slot_;
   TVMFFIDefRegionKind saved_;
 };
-
-/// The type attribute column `name` (nullptr when no type has registered it).
-inline const TVMFFITypeAttrColumn* FindColumn(const char* name) {
-  TVMFFIByteArray bytes{name, std::char_traits<char>::length(name)};
-  return TVMFFIGetTypeAttrColumn(&bytes);
-}
-
-/// The row of type_index in column (None when the column or the row is absent).
-inline AnyView ColumnRow(const TVMFFITypeAttrColumn* column, int32_t type_index) {
-  if (column == nullptr) return AnyView();
-  int32_t row = type_index - column->begin_index;
-  if (row < 0 || row >= column->size) return AnyView();
-  return AnyView::CopyFromTVMFFIAny(column->data[row]);
-}
 
 /// The bytes of a tensor's elements; ValueError unless it is a contiguous CPU tensor.
 inline TVMFFIByteArray TensorContent(const Tensor& tensor, const char* op) {

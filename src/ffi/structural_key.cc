@@ -39,8 +39,8 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def_ro("key", &StructuralKeyObj::key)
       .def_ro("hash_i64", &StructuralKeyObj::hash_i64);
   refl::TypeAttrDef<StructuralKeyObj>()
-      .attr(refl::type_attr::kAnyHash, reinterpret_cast<void*>(&StructuralKeyHash))
-      .attr(refl::type_attr::kAnyEqual, reinterpret_cast<void*>(&StructuralKeyEqual));
+      .native_fn_attr<&StructuralKeyHash>(type_attr::kAnyHash)
+      .native_fn_attr<&StructuralKeyEqual>(type_attr::kAnyEqual);
   refl::GlobalDef()
       .def("ffi.StructuralKey", [](Any key) { return StructuralKey(std::move(key)); })
       .def("ffi.StructuralKeyEqual", &StructuralKeyEqual);

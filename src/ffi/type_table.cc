@@ -220,7 +220,7 @@ class TypeTable {
         {kTVMFFIOpaquePyObject, StaticTypeKey::kTVMFFIOpaquePyObject},
         {kTVMFFIList, StaticTypeKey::kTVMFFIList},
         {kTVMFFIDict, StaticTypeKey::kTVMFFIDict},
-        {kTVMFFIVisitInterrupt, "ffi.VisitInterrupt"},
+        {kTVMFFIVisitInterrupt, StaticTypeKey::kTVMFFIVisitInterrupt},
         {kTVMFFIBigInt, StaticTypeKey::kTVMFFIBigInt}};
     Register(StaticTypeKey::kTVMFFIObject, kTVMFFIObject, 0, 0, true, -1);
     for (const auto& [index, key] : kObjectKeys) Register(key, index, 1, 0, true, kTVMFFIObject);

@@ -95,7 +95,7 @@ const TVMFFIFieldInfo* FindField(const TVMFFITypeInfo* info, const std::string& 
 }
 
 /// An object of type_key made by its creator, with the named fields set through the C ABI
-/// (the two runtimes' ffi.MakeObjectFromPackedArgs take different arguments).
+/// (so that the driver relies on the C ABI only, not on a global function).
 Any Make(const char* type_key, const std::vector<std::pair<std::string, Any>>& fields) {
   TVMFFIByteArray key{type_key, std::strlen(type_key)};
   int32_t type_index = 0;

@@ -326,10 +326,19 @@ class FuncKeyObj : public tvm::ffi::Object {
   TVM_FFI_DECLARE_OBJECT_INFO("test_map.FuncKey", FuncKeyObj, tvm::ffi::Object);
 };
 
-/// Payload hash with a poor spread (payload / 4) so dense chains hold several keys.
-int64_t PtrKeyHash(const Any& key) { return key.as<PtrKeyObj>()->payload / 4; }
-bool PtrKeyEqual(const Any& lhs, const Any& rhs) {
-  return lhs.as<PtrKeyObj>()->payload == rhs.as<PtrKeyObj>()->payload;
+/// Payload hash with a poor spread (payload / 4) so dense chains hold several keys. Native
+/// hooks return their result (or an Error) in an owned cell, as Apache 0.1.15's headers call them.
+TVMFFIAny PtrKeyHash(const Any& key) noexcept {
+  int64_t payload = key.as<PtrKeyObj>()->payload;
+  if (payload < 0) {
+    Any error = tvm::ffi::Error("ValueError", "negative key", "");
+    return tvm::ffi::details::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(error));
+  }
+  return tvm::ffi::AnyView(payload / 4).CopyToTVMFFIAny();
+}
+TVMFFIAny PtrKeyEqual(const Any& lhs, const Any& rhs) noexcept {
+  bool equal = lhs.as<PtrKeyObj>()->payload == rhs.as<PtrKeyObj>()->payload;
+  return tvm::ffi::AnyView(equal).CopyToTVMFFIAny();
 }
 
 void RegisterAttr(int32_t type_index, const char* name, TVMFFIAny value) {
@@ -408,6 +417,20 @@ TEST(Map, TypeAttrKeysOpaquePtrSmallAndDense) {
     CheckPayloadKeys<PtrKeyObj, Map<Any, Any>>(n);
     CheckPayloadKeys<PtrKeyObj, Dict<Any, Any>>(n);
   }
+}
+
+TEST(Map, TypeAttrKeyHookErrorIsThrown) {
+  RegisterKeyAttrsOnce();
+  Dict<Any, Any> dict;
+  for (int64_t i = 0; i < 8; ++i) dict.Set(NewKey<PtrKeyObj>(i), Any(i));
+  try {
+    dict.Set(NewKey<PtrKeyObj>(-1), Any(0));
+    FAIL() << "expected the hook's ValueError";
+  } catch (const Error& err) {
+    EXPECT_EQ(err.kind(), "ValueError");
+    EXPECT_EQ(err.message(), "negative key");
+  }
+  EXPECT_EQ(dict.size(), 8u);
 }
 
 TEST(Map, TypeAttrKeysFunctionSmallAndDense) {

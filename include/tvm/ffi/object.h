@@ -66,6 +66,7 @@ struct StaticTypeKey {
   static constexpr const char* kTVMFFIError = "ffi.Error";
   static constexpr const char* kTVMFFIOpaquePyObject = "ffi.OpaquePyObject";
   static constexpr const char* kTVMFFIUnchanged = "ffi.Unchanged";
+  static constexpr const char* kTVMFFIVisitInterrupt = "ffi.VisitInterrupt";
   static constexpr const char* kTVMFFIBigInt = "ffi.BigInt";
 };
 

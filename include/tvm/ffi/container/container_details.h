@@ -125,6 +125,87 @@ struct CellToElemConverter {
   static T Get(const TVMFFIAny* cell) { return CellToElem<T>(cell); }
 };
 
+/// Whether T can be stored as a container element (the wheel's name of
+/// container_storage_enabled_v).
+template <typename T>
+inline constexpr bool storage_enabled_v = container_storage_enabled_v<T>;
+/// Whether every one of Ts can be stored as a container element.
+template <typename... Ts>
+inline constexpr bool all_storage_enabled_v = (storage_enabled_v<Ts> && ...);
+/// Whether every one of Ts is an ObjectRef type.
+template <typename... Ts>
+inline constexpr bool all_object_ref_v = (std::is_base_of_v<ObjectRef, Ts> && ...);
+
+/// Iterator over TIter whose elements are Converter::convert(*iter), of type
+/// Converter::ResultType. Steps backwards when Reverse is true.
+template <typename Converter, typename TIter, bool Reverse>
+class ConvertingIterator {
+ public:
+  using difference_type = typename std::iterator_traits<TIter>::difference_type;
+  using value_type = typename Converter::ResultType;
+  using pointer = const value_type*;
+  using reference = const value_type;
+  using iterator_category = typename std::iterator_traits<TIter>::iterator_category;
+
+  explicit ConvertingIterator(TIter iter) : iter_(iter) {}
+
+  reference operator*() const { return Converter::convert(*iter_); }
+  ConvertingIterator& operator++() { return *this += 1; }
+  ConvertingIterator& operator--() { return *this -= 1; }
+  ConvertingIterator operator++(int) {
+    ConvertingIterator copy = *this;
+    ++*this;
+    return copy;
+  }
+  ConvertingIterator operator--(int) {
+    ConvertingIterator copy = *this;
+    --*this;
+    return copy;
+  }
+  ConvertingIterator& operator+=(difference_type n) {
+    std::advance(iter_, Reverse ? -n : n);
+    return *this;
+  }
+  ConvertingIterator& operator-=(difference_type n) { return *this += -n; }
+  ConvertingIterator operator+(difference_type n) const {
+    ConvertingIterator moved = *this;
+    return moved += n;
+  }
+  ConvertingIterator operator-(difference_type n) const {
+    ConvertingIterator moved = *this;
+    return moved -= n;
+  }
+  /// The distance from other (random-access iterators only).
+  template <typename Self = ConvertingIterator>
+  std::enable_if_t<
+      std::is_same_v<typename Self::iterator_category, std::random_access_iterator_tag>,
+      difference_type>
+  operator-(const ConvertingIterator& other) const {
+    return Reverse ? other.iter_ - iter_ : iter_ - other.iter_;
+  }
+  bool operator==(const ConvertingIterator& other) const { return iter_ == other.iter_; }
+  bool operator!=(const ConvertingIterator& other) const { return !(*this == other); }
+
+ private:
+  TIter iter_;
+};
+
+/// Forward converting iterator over TIter (see ConvertingIterator).
+template <typename Converter, typename TIter>
+using IterAdapter = ConvertingIterator<Converter, TIter, false>;
+/// Converting iterator that walks TIter backwards: ++ steps to the previous element.
+template <typename Converter, typename TIter>
+using ReverseIterAdapter = ConvertingIterator<Converter, TIter, true>;
+
+/// The type string `name<T1, T2, ...>` of a container of Ts.
+template <typename... Ts>
+std::string ContainerTypeStr(const char* name) {
+  std::string out = std::string(name) + "<";
+  bool first = true;
+  ((out += (first ? "" : ", ") + Type2Str<Ts>::v(), first = false), ...);
+  return out + ">";
+}
+
 }  // namespace details
 }  // namespace ffi
 }  // namespace tvm

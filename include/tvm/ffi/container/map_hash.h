@@ -42,15 +42,26 @@ inline bool IsCustomizableKey(const TVMFFIAny* cell) {
          cell->type_index != TypeIndex::kTVMFFIStr && cell->type_index != TypeIndex::kTVMFFIBytes;
 }
 
-/// Hash of a map key: the type's `__any_hash__` (an OpaquePtr to int64_t(const Any&) or a
-/// Function (Any) -> int) when it registers one, else the ABI section 4 hash.
+/// The owned result cell of a native key hook as an Any; a returned Error is thrown.
+/// Native hooks (Apache 0.1.15's convention) are `TVMFFIAny (*)(const Any&...) noexcept` and
+/// return their result, or the Error they raised, in an owned cell.
+inline Any TakeKeyHookResult(TVMFFIAny result) {
+  Any owned = AnyUnsafe::MoveTVMFFIAnyToAny(std::move(result));
+  if (owned.type_index() == TypeIndex::kTVMFFIError) throw owned.cast<Error>();
+  return owned;
+}
+
+/// Hash of a map key: the type's `__any_hash__` (an OpaquePtr to
+/// TVMFFIAny(const Any&) noexcept giving an int, or a Function (Any) -> int) when it registers
+/// one, else the ABI section 4 hash.
 inline uint64_t MapKeyHash(const Any& key) {
   const TVMFFIAny* cell = AnyUnsafe::TVMFFIAnyPtrFromAny(key);
   if (IsCustomizableKey(cell)) {
     if (const TVMFFIAny* attr = MapKeyAttrRow<kAnyHashAttr>(cell->type_index)) {
       if (attr->type_index == TypeIndex::kTVMFFIOpaquePtr) {
-        using FHash = int64_t (*)(const Any&);
-        return static_cast<uint64_t>(reinterpret_cast<FHash>(attr->v_ptr)(key));
+        using FHash = TVMFFIAny (*)(const Any&) noexcept;
+        Any hash = TakeKeyHookResult(reinterpret_cast<FHash>(attr->v_ptr)(key));
+        return static_cast<uint64_t>(hash.cast<int64_t>());
       }
       Function func = AnyView::CopyFromTVMFFIAny(*attr).cast<Function>();
       return static_cast<uint64_t>(func(key).cast<int64_t>());
@@ -60,8 +71,8 @@ inline uint64_t MapKeyHash(const Any& key) {
 }
 
 /// Equality of map keys: bitwise or string content (ABI section 4); two objects of the same
-/// type that registers `__any_equal__` (OpaquePtr to bool(const Any&, const Any&) or a
-/// Function) are compared by it.
+/// type that registers `__any_equal__` (OpaquePtr to TVMFFIAny(const Any&, const Any&) noexcept
+/// giving a bool, or a Function) are compared by it.
 inline bool MapKeyEqual(const Any& lhs, const Any& rhs) {
   const TVMFFIAny* a = AnyUnsafe::TVMFFIAnyPtrFromAny(lhs);
   const TVMFFIAny* b = AnyUnsafe::TVMFFIAnyPtrFromAny(rhs);
@@ -72,8 +83,8 @@ inline bool MapKeyEqual(const Any& lhs, const Any& rhs) {
   if (IsCustomizableKey(a) && a->type_index == b->type_index) {
     if (const TVMFFIAny* attr = MapKeyAttrRow<kAnyEqualAttr>(a->type_index)) {
       if (attr->type_index == TypeIndex::kTVMFFIOpaquePtr) {
-        using FEqual = bool (*)(const Any&, const Any&);
-        return reinterpret_cast<FEqual>(attr->v_ptr)(lhs, rhs);
+        using FEqual = TVMFFIAny (*)(const Any&, const Any&) noexcept;
+        return TakeKeyHookResult(reinterpret_cast<FEqual>(attr->v_ptr)(lhs, rhs)).cast<bool>();
       }
       Function func = AnyView::CopyFromTVMFFIAny(*attr).cast<Function>();
       return func(lhs, rhs).cast<bool>();

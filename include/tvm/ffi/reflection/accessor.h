@@ -8,6 +8,7 @@
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/object.h>
+#include <tvm/ffi/reflection/native_function.h>
 
 #include <optional>
 #include <string_view>
@@ -136,6 +137,9 @@ class FieldSetter {
   const TVMFFIFieldInfo* field_;
 };
 
+template <typename T>
+struct AttrKey;
+
 /// A type attribute column; rows of types without a value read as None.
 class TypeAttrColumn {
  public:
@@ -146,6 +150,9 @@ class TypeAttrColumn {
       TVM_FFI_THROW(RuntimeError) << "Cannot find type attribute " << attr_name;
     }
   }
+  /// The column of a typed key (rows still read as AnyView).
+  template <typename T>
+  explicit TypeAttrColumn(AttrKey<T> key) : TypeAttrColumn(key.name) {}
   /// The value for type_index (None when unset).
   AnyView operator[](int32_t type_index) const {
     int32_t row = type_index - column_->begin_index;
@@ -173,6 +180,29 @@ struct AttrKey {
 };
 
 }  // namespace reflection
+
+namespace type_attr {
+/// `__ffi_new__`: () -> Object, a new object of the type with default field values.
+inline constexpr reflection::AttrKey<TypedFunction<ObjectRef()>> kNew{"__ffi_new__"};
+/// `__ffi_init__`: the constructor called by the languages' bindings.
+inline constexpr reflection::AttrKey<Function> kInit{"__ffi_init__"};
+/// `__ffi_convert__`: (value) -> the type, the conversion applied to arguments of the type.
+inline constexpr reflection::AttrKey<TypedFunction<Any(AnyView)>> kConvert{"__ffi_convert__"};
+/// `__ffi_convert_type_schema__`: the type schema the conversion accepts.
+inline constexpr reflection::AttrKey<Any> kConvertTypeSchema{"__ffi_convert_type_schema__"};
+/// `__ffi_shallow_copy__`: (self) -> a new object with the same field values.
+inline constexpr reflection::AttrKey<TypedFunction<ObjectRef(const Object*)>> kShallowCopy{
+    "__ffi_shallow_copy__"};
+/// `__ffi_type_final__`: whether the type admits no subtypes.
+inline constexpr reflection::AttrKey<bool> kTypeFinal{"__ffi_type_final__"};
+/// `__any_hash__`: the hash of a value of the type used as a Map/Dict key.
+inline constexpr reflection::AttrKey<reflection::NativeFunctionView<int64_t(const Any&)>> kAnyHash{
+    "__any_hash__"};
+/// `__any_equal__`: the equality of two values of the type used as Map/Dict keys.
+inline constexpr reflection::AttrKey<reflection::NativeFunctionView<bool(const Any&, const Any&)>>
+    kAnyEqual{"__any_equal__"};
+}  // namespace type_attr
+
 }  // namespace ffi
 }  // namespace tvm
 #endif  // TVM_FFI_REFLECTION_ACCESSOR_H_

@@ -68,6 +68,12 @@ class EnumDef {
     return set_attr(key.name, T(std::forward<Value>(value)));
   }
 
+  /// Sets the native hook Fn as an extra attribute, through the key's hook type.
+  template <auto Fn, typename T>
+  EnumDef& set_native_fn_attr(AttrKey<T> key) {
+    return set_attr(key, T::template FromNative<Fn>());
+  }
+
   /// The registered singleton.
   const Enum& instance() const { return instance_; }
 

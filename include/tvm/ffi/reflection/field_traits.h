@@ -23,6 +23,7 @@ inline constexpr const char* kInit = "__ffi_init__";
 inline constexpr const char* kConvert = "__ffi_convert__";
 inline constexpr const char* kConvertTypeSchema = "__ffi_convert_type_schema__";
 inline constexpr const char* kShallowCopy = "__ffi_shallow_copy__";
+inline constexpr const char* kTypeFinal = "__ffi_type_final__";
 inline constexpr const char* kRepr = "__ffi_repr__";
 inline constexpr const char* kHash = "__ffi_hash__";
 inline constexpr const char* kEq = "__ffi_eq__";

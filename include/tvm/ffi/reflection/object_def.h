@@ -72,11 +72,15 @@ int ObjectCreatorOf(TVMFFIObjectHandle* result) {
   TVM_FFI_SAFE_CALL_END();
 }
 
+/// Whether reflection can create Class: it has a default or an UnsafeInit constructor.
+template <typename Class>
+inline constexpr bool has_creator_v =
+    std::is_default_constructible_v<Class> || std::is_constructible_v<Class, UnsafeInit>;
+
 /// The creator of Class, or nullptr when it has neither a default nor an UnsafeInit constructor.
 template <typename Class>
 constexpr TVMFFIObjectCreator CreatorOf() {
-  if constexpr (std::is_default_constructible_v<Class> ||
-                std::is_constructible_v<Class, UnsafeInit>) {
+  if constexpr (has_creator_v<Class>) {
     return ObjectCreatorOf<Class>;
   } else {
     return nullptr;
@@ -199,6 +203,16 @@ class TypeAttrDef {
     details::RegisterTypeAttr(type_index_, name, Any(std::forward<T>(value)));
     return *this;
   }
+  /// Stores a value converted to the key's value type.
+  template <typename T, typename Value>
+  TypeAttrDef& attr(AttrKey<T> key, Value&& value) {
+    return attr(key.name, T(std::forward<Value>(value)));
+  }
+  /// Stores the native hook Fn through the key's hook type: `native_fn_attr<&F>(kKey)`.
+  template <auto Fn, typename T>
+  TypeAttrDef& native_fn_attr(AttrKey<T> key) {
+    return attr(key, T::template FromNative<Fn>());
+  }
 
  private:
   int32_t type_index_;
@@ -218,16 +232,21 @@ class ObjectDef {
     (NoteAutoInitSwitch(extra), ...);
     RegisterMetadata(extras.doc);
   }
-  /// Finishes the type: one with a creator and no `__ffi_init__` yet (nor `init(false)`) gets
-  /// the field-by-field `__ffi_init__` of ffi._RegisterFFIInit, when the runtime provides it.
+  /// Finishes the type with its automatic type attributes (each only when not yet registered):
+  /// `__ffi_shallow_copy__(self) -> Object` for copy-constructible classes, `__ffi_new__() ->
+  /// Object` for classes with a creator, the field-by-field `__ffi_init__` of
+  /// ffi._RegisterFFIInit for those without an explicit one (nor `init(false)`), and the bool
+  /// `__ffi_type_final__`.
   ~ObjectDef() noexcept(false) {
-    if (has_explicit_init_ || details::CreatorOf<Class>() == nullptr) return;
-    if (std::uncaught_exceptions() > 0 || details::HasTypeAttr(type_index_, type_attr::kInit)) {
-      return;
+    if (std::uncaught_exceptions() > 0) return;
+    if constexpr (std::is_copy_constructible_v<Class>) {
+      RegisterMissingTypeAttr(type_attr::kShallowCopy, MakeShallowCopyFunction());
     }
-    if (std::optional<Function> register_init = Function::GetGlobal("ffi._RegisterFFIInit")) {
-      (*register_init)(type_index_);
+    if constexpr (details::has_creator_v<Class>) {
+      RegisterMissingTypeAttr(type_attr::kNew, MakeNewFunction());
+      RegisterFieldInit();
     }
+    RegisterMissingTypeAttr(type_attr::kTypeFinal, Class::_type_final);
   }
   ObjectDef(const ObjectDef&) = delete;
   ObjectDef& operator=(const ObjectDef&) = delete;
@@ -286,6 +305,43 @@ class ObjectDef {
   void NoteAutoInitSwitch(const T& extra) {
     if constexpr (std::is_same_v<std::decay_t<T>, init<>>) {
       if (!extra.enabled) has_explicit_init_ = true;
+    }
+  }
+
+  void RegisterMissingTypeAttr(const char* name, const Any& value) {
+    if (!details::HasTypeAttr(type_index_, name)) {
+      details::RegisterTypeAttr(type_index_, name, value);
+    }
+  }
+
+  /// `__ffi_shallow_copy__`: a new object copy-constructed from self (None is a TypeError).
+  Function MakeShallowCopyFunction() const {
+    std::string name = type_key_ + "." + type_attr::kShallowCopy;
+    auto copy = [name](const Class* self) -> ObjectRef {
+      if (self == nullptr) {
+        TVM_FFI_THROW(TypeError) << name << "(): expected a `" << Class::_type_key
+                                 << "` object but got None";
+      }
+      return ObjectRef(make_object<Class>(*self));
+    };
+    return Function::FromTyped(std::move(copy), name);
+  }
+
+  /// `__ffi_new__`: a new object from the creator (fields hold their C++ defaults).
+  Function MakeNewFunction() const {
+    auto create = []() -> ObjectRef {
+      TVMFFIObjectHandle handle = nullptr;
+      TVM_FFI_CHECK_SAFE_CALL(details::CreatorOf<Class>()(&handle));
+      return ffi::details::ObjectUnsafe::ObjectRefFromObjectPtr<ObjectRef>(
+          ffi::details::ObjectUnsafe::ObjectPtrFromOwned<Object>(handle));
+    };
+    return Function::FromTyped(std::move(create), type_key_ + "." + type_attr::kNew);
+  }
+
+  void RegisterFieldInit() {
+    if (has_explicit_init_ || details::HasTypeAttr(type_index_, type_attr::kInit)) return;
+    if (std::optional<Function> register_init = Function::GetGlobal("ffi._RegisterFFIInit")) {
+      (*register_init)(type_index_);
     }
   }
 
