@@ -435,9 +435,10 @@ def test_reraising_an_error_from_callbacks_adds_only_the_new_frames() -> None:
         lengths.append(len(exc.__tvm_ffi_error__.backtrace))
     growth = [after - before for before, after in zip(lengths, lengths[1:])]
     # Each raise adds the same few frames (the callback's, the caller's), never the whole
-    # traceback again, which would double the text each time.
+    # traceback again, which would double the text each time. (How long those frames are
+    # depends on the build: a Debug build inlines nothing and shows more of them.)
     assert growth[0] == growth[1] == growth[2], lengths
-    assert 0 < growth[0] < 1000, lengths
+    assert 0 < growth[0] < lengths[0], lengths
 
 
 def test_nested_callbacks_keep_innermost_frame() -> None:
