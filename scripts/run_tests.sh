@@ -13,10 +13,13 @@ step "install dependencies"
 bash scripts/install_deps.sh
 
 # The C++ suite and every wheel below compile the same runtime sources with the same flags;
-# ccache compiles each of them once. The build directories differ, so they are not hashed.
+# ccache compiles each of them once. The build directories differ, so they are not hashed, and
+# every build names the compiler as the wheel builds do (scikit-build-core takes Python's
+# gcc/g++), since ccache tells c++ and g++ apart.
 if command -v ccache >/dev/null 2>&1; then
   export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_NOHASHDIR=1
   export CCACHE_DIR="${CCACHE_DIR:-${PWD}/.cache/ccache}"
+  export CC="${CC:-gcc}" CXX="${CXX:-g++}"
 fi
 
 step "lint"
