@@ -60,10 +60,14 @@ if not _is_config_mode():
     _LIB_TESTING: ctypes.CDLL = ctypes.CDLL(libinfo.find_libtvm_ffi_testing())
 
     from . import (
+        _ffi_api,  # noqa: F401 - the ffi.* global functions as attributes, as upstream
+        access_path,
         core,  # noqa: F401 - the compiled core, reachable as tvm_ffi.core
         module,  # noqa: F401 - the submodule tvm_ffi.module
         serialization,
         stream,  # noqa: F401 - public submodule tvm_ffi.stream (not in __all__, as upstream)
+        structural,
+        utils,  # noqa: F401 - public submodule tvm_ffi.utils (not in __all__, as upstream)
     )
     from ._dtype import (  # noqa: F401 - dtype literals, public but not in __all__
         bfloat16,
@@ -120,14 +124,33 @@ if not _is_config_mode():
         remove_global_func,
     )
     from .stream import StreamContext, get_raw_stream, use_raw_stream, use_torch_stream
+    from .structural import (
+        DefRegionKind,
+        InplaceMode,
+        StructuralKey,
+        StructuralMutator,
+        StructuralVisitor,
+        VisitInterrupt,
+        WalkOrder,
+        WalkResult,
+        get_first_structural_mismatch,
+        structural_equal,
+        structural_hash,
+        structural_map,
+        structural_mutate,
+        structural_visit,
+        structural_walk,
+    )
 
 __all__: list[str] = [
     "LIB",
     "Array",
     "DLDeviceType",
+    "DefRegionKind",
     "Device",
     "Dict",
     "Function",
+    "InplaceMode",
     "List",
     "Map",
     "Module",
@@ -135,15 +158,23 @@ __all__: list[str] = [
     "ObjectConvertible",
     "Shape",
     "StreamContext",
+    "StructuralKey",
+    "StructuralMutator",
+    "StructuralVisitor",
     "Tensor",
+    "VisitInterrupt",
+    "WalkOrder",
+    "WalkResult",
     "__version__",
     "__version_tuple__",
+    "access_path",
     "convert",
     "convert_func",
     "cpp",
     "device",
     "dtype",
     "from_dlpack",
+    "get_first_structural_mismatch",
     "get_global_func",
     "get_global_func_metadata",
     "get_raw_stream",
@@ -154,6 +185,13 @@ __all__: list[str] = [
     "register_object",
     "remove_global_func",
     "serialization",
+    "structural",
+    "structural_equal",
+    "structural_hash",
+    "structural_map",
+    "structural_mutate",
+    "structural_visit",
+    "structural_walk",
     "system_lib",
     "use_raw_stream",
     "use_torch_stream",

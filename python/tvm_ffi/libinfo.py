@@ -9,7 +9,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
     from .module import Module
@@ -274,14 +274,18 @@ def _package_dir(package: str) -> Path | None:
     return Path(next(iter(spec.submodule_search_locations))).resolve()
 
 
-def _package_lib_dirs(package: str, extra_lib_paths: Sequence[Path] | None) -> list[Path]:
-    dirs = []
+def _checked_extra_lib_paths(extra_lib_paths: Sequence[Path] | None) -> list[Path]:
     for index, entry in enumerate(extra_lib_paths or ()):
         if not isinstance(entry, Path):
             raise TypeError(
-                f"extra_lib_paths[{index}] must be a pathlib.Path, got {type(entry).__name__}"
+                f"extra_lib_paths[{index}] must be a pathlib.Path, "
+                f"got {type(entry).__name__}: {entry!r}"
             )
-        dirs.append(entry)
+    return list(extra_lib_paths or ())
+
+
+def _package_lib_dirs(package: str, extra_lib_paths: Sequence[Path] | None) -> list[Path]:
+    dirs = _checked_extra_lib_paths(extra_lib_paths)
     pkg_dir = _package_dir(package)
     if pkg_dir is not None:
         dev_root = pkg_dir.parent.parent  # a development tree keeps it at <repo>/python/<pkg>
@@ -315,19 +319,108 @@ def find_package_library(
     return _find_first(f"library '{target_name}' of package '{package}'", candidates)
 
 
+def _resolve_and_validate(paths: list[Path], cond: Callable[[Path], bool | Path]) -> str | None:
+    """Return the first of ``paths``, resolved, that ``cond`` accepts.
+
+    ``cond`` gets each resolved path and answers ``True`` (take it), a :class:`pathlib.Path`
+    (return that instead, as given) or anything else (try the next). A path whose resolving
+    or check raises ``OSError`` or ``AssertionError`` is skipped; other errors propagate.
+
+    Returns
+    -------
+    str or None
+        The accepted path, or None when no path is accepted.
+    """
+    for path in paths:
+        try:
+            resolved = path.resolve()
+            verdict = cond(resolved)
+        except (OSError, AssertionError):
+            continue
+        if isinstance(verdict, Path):
+            return str(verdict)
+        if verdict is True:
+            return str(resolved)
+    return None
+
+
+def _find_library_by_basename(
+    package: str,
+    target_name: str,
+    extra_lib_paths: list[Path] | None = None,
+    *,
+    use_fallback_build_path: bool = True,
+    use_env_path: bool = True,
+) -> Path:
+    """Find the library ``lib<target_name>.so`` (``.dylib``/``.so``, ``<target_name>.dll``).
+
+    Searched in order: the files of ``package``'s distribution (its RECORD; a distribution or
+    import name), each of ``extra_lib_paths``, then with ``use_fallback_build_path`` the
+    ``build/lib`` and ``lib`` folders of this tvm_ffi package and of its development tree,
+    then with ``use_env_path`` ``LD_LIBRARY_PATH`` (``DYLD_LIBRARY_PATH`` on macOS) and
+    ``PATH``. Only regular files count.
+
+    Returns
+    -------
+    pathlib.Path
+        The resolved path of the first match.
+
+    Raises
+    ------
+    TypeError
+        If an entry of ``extra_lib_paths`` is not a ``pathlib.Path``.
+    RuntimeError
+        If nothing matches; the message lists the searched directories.
+    """
+    file_names = _package_lib_file_names(target_name)
+    dirs = _checked_extra_lib_paths(extra_lib_paths)
+    if use_fallback_build_path:
+        dirs += [_PKG_DIR / "build" / "lib", _PKG_DIR / "lib"]
+        dirs += [_DEV_ROOT / "build" / "lib", _DEV_ROOT / "lib"]
+    if use_env_path:
+        dirs += _env_search_dirs()
+    candidates = _record_files(package, file_names)
+    candidates += [d / name for d in dirs for name in file_names]
+    found = _resolve_and_validate(candidates, Path.is_file)
+    if found is not None:
+        return Path(found)
+    searched = "\n  ".join(str(d) for d in dirs)
+    raise RuntimeError(
+        f"Cannot find library {' or '.join(file_names)}; searched directories:\n  {searched}"
+    )
+
+
+def _dlopen_mode(mode: str | int) -> int:
+    """Return the ``dlopen`` flags for a ctypes attribute name (``"RTLD_GLOBAL"``) or an int."""
+    if isinstance(mode, int) and not isinstance(mode, bool):
+        return mode
+    if not isinstance(mode, str):
+        raise TypeError(
+            "load_lib_ctypes: mode must be a str such as 'RTLD_LOCAL' or an int, "
+            f"got {type(mode).__name__}"
+        )
+    value = getattr(ctypes, mode, None) if mode.startswith("RTLD_") else None
+    if not isinstance(value, int):
+        raise ValueError(
+            f"load_lib_ctypes: unknown mode {mode!r}; expected 'RTLD_LOCAL' or 'RTLD_GLOBAL'"
+        )
+    return value
+
+
 def load_lib_ctypes(
-    package: str, target_name: str, mode: int, extra_lib_paths: Sequence[Path] | None = None
+    package: str, target_name: str, mode: str | int, extra_lib_paths: list[Path] | None = None
 ) -> ctypes.CDLL:
     """Load the shared library ``target_name`` of ``package`` with ctypes.
 
     Parameters
     ----------
     package
-        The Python package (import name) that ships the library.
+        The Python package (import or distribution name) that ships the library.
     target_name
         The library name without prefix and suffix (``"my_kernels"`` for ``libmy_kernels.so``).
     mode
-        The ``dlopen`` mode, e.g. ``ctypes.RTLD_GLOBAL``.
+        The ``dlopen`` mode: the name of a ctypes attribute, ``"RTLD_LOCAL"`` or
+        ``"RTLD_GLOBAL"``, or its int value (``ctypes.RTLD_GLOBAL``).
     extra_lib_paths
         Directories searched after the package's own files (see :func:`find_package_library`).
 
@@ -335,15 +428,25 @@ def load_lib_ctypes(
     -------
     ctypes.CDLL
         The loaded library.
+
+    Raises
+    ------
+    ValueError
+        If ``mode`` is a str naming no ``RTLD_*`` attribute of ctypes.
+    TypeError
+        If ``mode`` is neither a str nor an int, or an ``extra_lib_paths`` entry is no Path.
+    RuntimeError
+        If the library is not found.
     """
-    return ctypes.CDLL(find_package_library(package, target_name, extra_lib_paths), mode=mode)
+    flags = _dlopen_mode(mode)
+    return ctypes.CDLL(find_package_library(package, target_name, extra_lib_paths), mode=flags)
 
 
 def load_lib_module(
     package: str,
     target_name: str,
     keep_module_alive: bool = True,
-    extra_lib_paths: Sequence[Path] | None = None,
+    extra_lib_paths: list[Path] | None = None,
 ) -> Module:
     """Load the shared library ``target_name`` of ``package`` as a :class:`tvm_ffi.Module`.
 

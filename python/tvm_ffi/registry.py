@@ -23,6 +23,10 @@ __all__ = [
     "remove_global_func",
 ]
 
+# When True, register_object() of a type key the runtime lacks returns the class unchanged
+# instead of raising (for packages whose Python side lists types a build may leave out).
+_SKIP_UNKNOWN_OBJECTS = False
+
 
 @overload
 def register_global_func(
@@ -195,7 +199,8 @@ def register_object(type_key: str | type | None = None, *, init: bool = True) ->
     Raises
     ------
     ValueError
-        If the type key is not registered natively, or if objects of the type were already
+        If the type key is not registered natively (unless ``_SKIP_UNKNOWN_OBJECTS`` is
+        true; the class is then returned unchanged), or if objects of the type were already
         returned as instances of a registered class smaller (``__basicsize__``) than this one.
     TypeError
         If ``type_key`` is neither a str, a class nor None.
@@ -214,6 +219,8 @@ def register_object(type_key: str | type | None = None, *, init: bool = True) ->
 
 
 def _register_class(cls: type, type_key: str, init: bool) -> type:
+    if _SKIP_UNKNOWN_OBJECTS and core._object_type_key_to_index(type_key) is None:
+        return cls
     info = core._lookup_or_register_type_info_from_type_key(type_key)
     # First, so that a rejected class changes nothing; it also sets info.type_cls and
     # cls.__tvm_ffi_type_info__. Attributes added below are seen by wrappers made meanwhile.

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "stack_guard.h"
+#include "structural_traversal.h"
 
 namespace tvm {
 namespace ffi {
@@ -33,8 +34,6 @@ namespace {
 
 using VisitResult = Expected<Optional<VisitInterrupt>>;
 using CallbackList = Array<Tuple<int, Function>>;
-
-constexpr int kAnyTypeIndex = -1;
 
 VisitResult Continue() { return Optional<VisitInterrupt>(std::nullopt); }
 
@@ -85,30 +84,10 @@ VisitResult DictVisit(StructuralVisitorObj* visitor, AnyView value) {
   return VisitEach(visitor, MapValuesOf(HookSelf<DictObj>(value)));
 }
 
-/// Whether the object type `ancestor` is type_index or one of its ancestors.
-bool IsObjectTypeOrAncestor(int32_t type_index, int32_t ancestor) {
-  if (type_index == ancestor) return true;
-  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
-  for (int32_t depth = 0; depth < info->type_depth; ++depth) {
-    if (info->type_ancestors[depth]->type_index == ancestor) return true;
-  }
-  return false;
-}
-
-/// Whether a callback registered for type index `wanted` handles value.
-bool Selects(int64_t wanted, AnyView value) {
-  int32_t index = value.type_index();
-  if (wanted == kAnyTypeIndex || wanted == index) return true;
-  if (wanted == kTVMFFIStr) return index == kTVMFFISmallStr;
-  if (wanted == kTVMFFIBytes) return index == kTVMFFISmallBytes;
-  if (wanted < kTVMFFIStaticObjectBegin || index < kTVMFFIStaticObjectBegin) return false;
-  return IsObjectTypeOrAncestor(index, static_cast<int32_t>(wanted));
-}
-
 /// The Function of the first pair selecting value, or nullopt.
 std::optional<Function> FindCallback(const CallbackList& callbacks, AnyView value) {
   for (const Tuple<int, Function>& entry : callbacks) {
-    if (Selects(entry.get<0>(), value)) return entry.get<1>();
+    if (details::RuntimeTypeIndexMatch(value.type_index(), entry.get<0>())) return entry.get<1>();
   }
   return std::nullopt;
 }
@@ -146,30 +125,8 @@ Optional<VisitInterrupt> VisitWithCallbacks(AnyView root, CallbackList callbacks
   return StructuralVisit(root, std::move(dispatch));
 }
 
-/// A def-region kind from a frontend; ValueError for values TVMFFIDefRegionKind does not have.
-TVMFFIDefRegionKind CheckedDefRegionKind(int64_t kind) {
-  if (kind != kTVMFFIDefRegionKindNone && kind != kTVMFFIDefRegionKindPattern &&
-      kind != kTVMFFIDefRegionKindSimple) {
-    TVM_FFI_THROW(ValueError) << "invalid def-region kind " << kind
-                              << " (expected 0 = none, 1 = pattern, 2 = simple)";
-  }
-  return static_cast<TVMFFIDefRegionKind>(kind);
-}
-
 StructuralVisitorObj* MutableVisitor(const StructuralVisitor& visitor) {
   return const_cast<StructuralVisitorObj*>(visitor.get());
-}
-
-/// Registers ffi.StructuralVisitor. It has no reflection (a visitor comes only from a running
-/// traversal, and a copy would lose its engine).
-void RegisterStructuralVisitorType() {
-  int32_t type_index = StructuralVisitorObj::_GetOrAllocRuntimeTypeIndex();
-  TVMFFITypeMetadata metadata;
-  metadata.doc = TVMFFIByteArray{nullptr, 0};
-  metadata.creator = nullptr;
-  metadata.total_size = static_cast<int32_t>(sizeof(StructuralVisitorObj));
-  metadata.structural_eq_hash_kind = kTVMFFISEqHashKindUnsupported;
-  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMetadata(type_index, &metadata));
 }
 
 }  // namespace
@@ -179,7 +136,8 @@ TVM_FFI_STATIC_INIT_BLOCK() {
   refl::ObjectDef<VisitInterruptObj>().def_ro("value", &VisitInterruptObj::value,
                                               refl::DefaultValue(Any()),
                                               "Payload handed back to the visit's caller");
-  RegisterStructuralVisitorType();
+  RegisterTraversalType(StructuralVisitorObj::_GetOrAllocRuntimeTypeIndex(),
+                        static_cast<int32_t>(sizeof(StructuralVisitorObj)));
   refl::TypeAttrDef<ArrayObj>().native_fn_attr<&ArrayVisit>(type_attr::kStructuralVisit);
   refl::TypeAttrDef<ListObj>().native_fn_attr<&ListVisit>(type_attr::kStructuralVisit);
   refl::TypeAttrDef<MapObj>().native_fn_attr<&MapVisit>(type_attr::kStructuralVisit);

@@ -8,8 +8,8 @@
 // (`[key]`); strings, functions, shapes, tensors and other builtin objects are not walked. The
 // walk carries how many records (outermost first) it has matched so far; it stops at a node
 // that completes the pattern, and with prefix matching reports a childless node reached after
-// at least one match. A node or container already on the walk's stack with the same progress is
-// not entered again, so cycles terminate.
+// at least one match. Records of containers are left out of the pattern. A node or container
+// already on the walk's stack with the same progress is not entered again, so cycles terminate.
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/dict.h>
@@ -52,10 +52,12 @@ class AccessPathFinder {
   AccessPathFinder(const VisitErrorContextObj* context, bool allow_prefix_match)
       : allow_prefix_match_(allow_prefix_match) {
     // The record is innermost first; walk it outermost first, dropping consecutive repeats
-    // (a throw site recorded again by the enclosing END).
+    // (a throw site recorded again by the enclosing END) and the containers a rewrite records
+    // (the walk passes through containers; only nodes are matched).
     const List<ObjectRef>& records = context->reverse_visit_pattern;
     for (int64_t i = static_cast<int64_t>(records.size()) - 1; i >= 0; --i) {
       const Object* record = records[i].get();
+      if (record == nullptr || !IsNode(record)) continue;
       if (pattern_.empty() || pattern_.back() != record) pattern_.push_back(record);
     }
   }

@@ -15,9 +15,11 @@
 
 namespace {
 
+using tvm::ffi::Arc;
 using tvm::ffi::Downcast;
 using tvm::ffi::Error;
 using tvm::ffi::GetRef;
+using tvm::ffi::make_arc;
 using tvm::ffi::make_object;
 using tvm::ffi::Object;
 using tvm::ffi::ObjectPtr;
@@ -513,6 +515,32 @@ TEST(ObjectIsInstance, FalseForUnrelatedTypeAboveTheRange) {
   EXPECT_TRUE(other->IsInstance<Object>());
   int destroyed = 0;
   EXPECT_FALSE(make_object<CountedObj>(&destroyed)->IsInstance<BaseObj>());
+}
+
+TEST(Arc, IsANonNullObjectPtr) {
+  int destroyed = 0;
+  {
+    Arc<CountedObj> arc = make_arc<CountedObj>(&destroyed);
+    EXPECT_EQ(arc->value, 7);
+    EXPECT_EQ(arc.use_count(), 1);
+    Arc<Object> base = arc;  // derived to base shares the object
+    EXPECT_EQ(base.get(), arc.get());
+    EXPECT_EQ(arc.use_count(), 2);
+    ObjectPtr<CountedObj> ptr = arc;  // an Arc is an ObjectPtr
+    EXPECT_EQ(ptr.use_count(), 3);
+    Arc<Object> moved = std::move(base);
+    EXPECT_EQ(moved.get(), arc.get());
+    EXPECT_EQ(ObjectRef(ptr).get(), arc.get());
+  }
+  EXPECT_EQ(destroyed, 1);
+  static_assert(!std::is_default_constructible_v<Arc<CountedObj>>);
+  static_assert(!std::is_constructible_v<Arc<CountedObj>, std::nullptr_t>);
+  static_assert(!std::is_constructible_v<Arc<CountedObj>, ObjectPtr<CountedObj>>);
+  static_assert(std::is_constructible_v<Arc<Object>, Arc<CountedObj>>);
+  static_assert(!std::is_constructible_v<Arc<CountedObj>, Arc<Object>>);
+  static_assert(tvm::ffi::type_subsumes_v<Arc<Object>, Arc<CountedObj>>);
+  static_assert(tvm::ffi::type_subsumes_v<ObjectPtr<Object>, Arc<CountedObj>>);
+  static_assert(sizeof(Arc<CountedObj>) == sizeof(ObjectPtr<CountedObj>));
 }
 
 }  // namespace

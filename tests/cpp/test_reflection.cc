@@ -64,6 +64,71 @@ TVM_FFI_STATIC_INIT_BLOCK() {
 
 const TVMFFITypeInfo* PointInfo() { return TVMFFIGetTypeInfo(PointObj::RuntimeTypeIndex()); }
 
+/// No default constructor, so no native creator; objects come from its `__ffi_new__`.
+class MadeByNewObj : public Object {
+ public:
+  int64_t v;
+  explicit MadeByNewObj(int64_t v) : v(v) {}
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test.refl.MadeByNew", MadeByNewObj, Object);
+};
+
+/// Neither a creator nor `__ffi_new__`.
+class UncreatableObj : public Object {
+ public:
+  explicit UncreatableObj(int64_t) {}
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test.refl.Uncreatable", UncreatableObj, Object);
+};
+
+TVM_FFI_STATIC_INIT_BLOCK() {
+  refl::ObjectDef<MadeByNewObj>().def_ro("v", &MadeByNewObj::v);
+  refl::TypeAttrDef<MadeByNewObj>().attr(
+      "__ffi_new__", Function::FromTyped([]() { return ObjectRef(make_object<MadeByNewObj>(9)); }));
+  refl::ObjectDef<UncreatableObj>();
+}
+
+TEST(ObjectCreator, SetsGivenFieldsAndDefaultsTheRest) {
+  refl::ObjectCreator creator("test.refl.Point");
+  Any made = creator(Map<String, Any>{{"x", 5}, {"y", 1.5}, {"name", String("p")}});
+  const PointObj* point = made.as<PointObj>();
+  ASSERT_NE(point, nullptr);
+  EXPECT_EQ(point->x, 5);
+  EXPECT_EQ(point->y, 1.5);
+  EXPECT_EQ(point->name, "p");
+  EXPECT_EQ(point->extra.cast<String>(), "made");
+  // name has a C++ default but no reflected one, so it is required.
+  Error missing = CatchError([&] { creator(Map<String, Any>{{"x", 5}, {"y", 1.0}}); });
+  EXPECT_EQ(missing.kind(), "TypeError");
+  EXPECT_EQ(missing.message(), "Required field `name` not set in type `test.refl.Point`");
+  Error unknown =
+      CatchError([&] { creator(Map<String, Any>{{"y", 1.0}, {"name", String("q")}, {"z", 3}}); });
+  EXPECT_EQ(unknown.kind(), "TypeError");
+  EXPECT_EQ(unknown.message(), "Type `test.refl.Point` does not have field `z`");
+  Error wrong =
+      CatchError([&] { creator(Map<String, Any>{{"y", String("no")}, {"name", String("q")}}); });
+  EXPECT_EQ(wrong.kind(), "TypeError");
+}
+
+TEST(ObjectCreator, FallsBackToFfiNewAndRejectsUncreatableTypes) {
+  const TVMFFITypeInfo* by_new = TVMFFIGetTypeInfo(MadeByNewObj::RuntimeTypeIndex());
+  EXPECT_TRUE(HasCreator(by_new));
+  ObjectPtr<Object> made = CreateEmptyObject(by_new);
+  EXPECT_EQ(static_cast<const MadeByNewObj*>(made.get())->v, 9);
+  EXPECT_EQ(refl::ObjectCreator(by_new)(Map<String, Any>{{"v", 4}}).as<MadeByNewObj>()->v, 4);
+
+  const TVMFFITypeInfo* none = TVMFFIGetTypeInfo(UncreatableObj::RuntimeTypeIndex());
+  EXPECT_FALSE(HasCreator(none));
+  EXPECT_EQ(CatchError([&] { CreateEmptyObject(none); }).kind(), "RuntimeError");
+  Error rejected = CatchError([&] { refl::ObjectCreator{none}; });
+  EXPECT_EQ(rejected.kind(), "RuntimeError");
+  EXPECT_NE(rejected.message().find("test.refl.Uncreatable"), std::string::npos);
+  EXPECT_EQ(
+      refl::details::FFIConvertFromAnyViewToObjectRef<ObjectRef>(AnyView(ObjectRef(made))).get(),
+      made.get());
+  EXPECT_EQ(
+      CatchError([] { refl::details::FFIConvertFromAnyViewToObjectRef<ObjectRef>(1); }).kind(),
+      "TypeError");
+}
+
 TEST(ObjectDef, RegistersTypeMetadata) {
   const TVMFFITypeMetadata* meta = PointInfo()->metadata;
   ASSERT_NE(meta, nullptr);

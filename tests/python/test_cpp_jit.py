@@ -290,9 +290,43 @@ def test_no_sources_is_rejected():
         tvm_ffi.cpp.build_inline("jit_empty", functions="f")
 
 
-def test_embed_cubin_is_not_implemented():
-    with pytest.raises(NotImplementedError, match="embed_cubin"):
-        tvm_ffi.cpp.build_inline("jit_cubin", cuda_sources="", embed_cubin={"k": b"\0"})
+EMBEDDED_IMAGES = """
+extern "C" const char __tvm_ffi__cubin_alpha[], __tvm_ffi__cubin_alpha_end[];
+extern "C" const char __tvm_ffi__cubin_beta[], __tvm_ffi__cubin_beta_end[];
+tvm::ffi::Bytes image(int which) {
+  const char* begin = which ? __tvm_ffi__cubin_beta : __tvm_ffi__cubin_alpha;
+  const char* end = which ? __tvm_ffi__cubin_beta_end : __tvm_ffi__cubin_alpha_end;
+  return tvm::ffi::Bytes(begin, end - begin);
+}
+"""
+
+
+def _needs_binutils():
+    if not sys.platform.startswith("linux") or not (shutil.which("ld") and shutil.which("objcopy")):
+        pytest.skip("embed_cubin needs GNU ld and objcopy (Linux)")
+
+
+def test_embed_cubin_images_are_in_the_library():
+    _needs_binutils()
+    images = {"alpha": b"first\0image", "beta": bytes(range(256)) * 4}
+    mod = tvm_ffi.cpp.load_inline(
+        "jit_cubin", cpp_sources=EMBEDDED_IMAGES, functions="image", embed_cubin=images
+    )
+    assert mod.image(0) == images["alpha"]
+    assert mod.image(1) == images["beta"]
+    # A changed image is a new build.
+    changed = {**images, "alpha": b"changed"}
+    mod = tvm_ffi.cpp.load_inline(
+        "jit_cubin", cpp_sources=EMBEDDED_IMAGES, functions="image", embed_cubin=changed
+    )
+    assert mod.image(0) == b"changed"
+
+
+def test_embed_cubin_checks_names_and_images():
+    with pytest.raises(ValueError, match="embed_cubin name"):
+        tvm_ffi.cpp.build_inline("jit_cubin", cpp_sources=ADD_ONE, embed_cubin={"a b": b"x"})
+    with pytest.raises(TypeError, match=r"embed_cubin\['k'\] must be bytes, got str"):
+        tvm_ffi.cpp.build_inline("jit_cubin", cpp_sources=ADD_ONE, embed_cubin={"k": "x"})
 
 
 def test_missing_nvcc_is_reported(tmp_path, monkeypatch):

@@ -32,6 +32,7 @@ REGISTERED = [
     AssertionError,
     MemoryError,
     KeyboardInterrupt,
+    RecursionError,
 ]
 
 

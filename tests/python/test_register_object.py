@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 import tvm_ffi
+import tvm_ffi.testing
 from tvm_ffi import core
 from tvm_ffi.registry import _kwargs_tail
 
@@ -22,9 +25,7 @@ class IntPair(tvm_ffi.Object):
         return f"pair {self.a}/{self.b}"
 
 
-@tvm_ffi.register_object("testing.TestObjectBase")
-class ObjectBase(tvm_ffi.Object):
-    """Python side of testing.TestObjectBase."""
+ObjectBase = tvm_ffi.testing.TestObjectBase
 
 
 def body_v_array(self: tvm_ffi.Object) -> str:
@@ -35,6 +36,16 @@ def body_v_array(self: tvm_ffi.Object) -> str:
 ObjectDerived = tvm_ffi.register_object(
     type(ObjectBase)("testing.TestObjectDerived", (ObjectBase,), {"v_array": body_v_array})
 )
+
+
+@pytest.fixture(autouse=True, scope="module")
+def own_classes_registered() -> Iterator[None]:
+    """Bind this module's classes while its tests run; then tvm_ffi.testing's again."""
+    tvm_ffi.register_object("testing.TestIntPair")(IntPair)
+    tvm_ffi.register_object("testing.TestObjectDerived")(ObjectDerived)
+    yield
+    tvm_ffi.register_object("testing.TestIntPair")(tvm_ffi.testing.TestIntPair)
+    tvm_ffi.register_object("testing.TestObjectDerived")(tvm_ffi.testing.TestObjectDerived)
 
 
 def make_base() -> ObjectBase:

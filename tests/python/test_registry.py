@@ -304,3 +304,41 @@ def test_registered_type_keys_include_a_type_allocated_later(run_python) -> None
         "print(key.decode() in tvm_ffi.get_registered_type_keys())\n"
     )
     assert run_python("-c", code).stdout.strip() == "True"
+
+
+def test_skip_unknown_objects_is_off_by_default() -> None:
+    assert tvm_ffi.registry._SKIP_UNKNOWN_OBJECTS is False
+    with pytest.raises(ValueError, match=r"Cannot find object type index for testreg\.NoSuchType"):
+
+        @tvm_ffi.register_object("testreg.NoSuchType")
+        class Unknown(tvm_ffi.Object):
+            pass
+
+
+def test_skip_unknown_objects_returns_the_class_unchanged(monkeypatch) -> None:
+    monkeypatch.setattr(tvm_ffi.registry, "_SKIP_UNKNOWN_OBJECTS", True)
+
+    @tvm_ffi.register_object("testreg.NoSuchType")
+    class Unknown(tvm_ffi.Object):
+        pass
+
+    class Bare(tvm_ffi.Object):
+        pass
+
+    assert tvm_ffi.register_object(Bare) is Bare  # bare decorator: the class name as key
+    for cls in (Unknown, Bare):
+        assert "__tvm_ffi_type_info__" not in cls.__dict__
+        assert "__init__" not in cls.__dict__
+
+
+def test_skip_unknown_objects_still_registers_known_types(run_python) -> None:
+    code = (
+        "import tvm_ffi\n"
+        "tvm_ffi.registry._SKIP_UNKNOWN_OBJECTS = True\n"
+        "@tvm_ffi.register_object('testing.TestIntPair')\n"
+        "class Pair(tvm_ffi.Object):\n"
+        "    pass\n"
+        "print(Pair.__tvm_ffi_type_info__.type_key)\n"
+        "print(tvm_ffi.get_global_func('testing.TestIntPairSum')(Pair(1, 2)))\n"
+    )
+    assert run_python("-c", code).stdout.split() == ["testing.TestIntPair", "3"]

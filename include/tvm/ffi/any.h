@@ -58,6 +58,11 @@ class AnyView {
   int32_t type_index() const { return data_.type_index; }
   std::string GetTypeKey() const { return TypeIndexToTypeKey(data_.type_index); }
   void reset() { details::ResetPODCell(&data_, TypeIndex::kTVMFFINone); }
+  /// Bitwise identity (same object, or same POD payload).
+  bool same_as(const AnyView& other) const {
+    return data_.type_index == other.data_.type_index && data_.v_uint64 == other.data_.v_uint64 &&
+           data_.zero_padding == other.data_.zero_padding;
+  }
   void swap(AnyView& other) noexcept { std::swap(data_, other.data_); }
 
   /// The value as T when the cell holds exactly a T (no conversion).
@@ -274,11 +279,19 @@ struct AnyUnsafe {
   static Any MoveTVMFFIAnyToAny(TVMFFIAny&& data) { return MoveTVMFFIAnyToAny(&data); }
   template <typename T>
   static T CopyFromAnyViewAfterCheck(const Any& any) {
-    return TypeTraits<T>::CopyFromAnyViewAfterCheck(&any.data_);
+    if constexpr (std::is_same_v<T, Any>) {
+      return any;
+    } else {
+      return TypeTraits<T>::CopyFromAnyViewAfterCheck(&any.data_);
+    }
   }
   template <typename T>
   static T MoveFromAnyAfterCheck(Any&& any) {
-    return TypeTraits<T>::MoveFromAnyAfterCheck(&any.data_);
+    if constexpr (std::is_same_v<T, Any>) {
+      return std::move(any);
+    } else {
+      return TypeTraits<T>::MoveFromAnyAfterCheck(&any.data_);
+    }
   }
   static const TVMFFIAny* TVMFFIAnyPtrFromAny(const Any& any) { return &any.data_; }
   static const TVMFFIAny* TVMFFIAnyPtrFromAny(const AnyView& any) { return &any.data_; }

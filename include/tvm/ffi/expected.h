@@ -42,6 +42,10 @@ Unexpected(E) -> Unexpected<E>;
 template <typename T>
 class Expected;
 
+/// An Expected keeps another Expected's cell when its value type subsumes the other's.
+template <typename T, typename U>
+inline constexpr bool type_subsumes_v<Expected<T>, Expected<U>> = type_subsumes_v<T, U>;
+
 namespace details {
 struct ExpectedUnsafe;
 
@@ -96,11 +100,13 @@ class Expected {
                                                     !std::is_base_of_v<Error, std::decay_t<U>> &&
                                                     std::is_convertible_v<U, T>>>
   Expected(U&& value) : data_(Any(T(std::forward<U>(value)))) {}  // NOLINT(*)
-  /// The value or error of another Expected whose value converts to T.
+  /// The value or error of another Expected whose value T's storage subsumes (kept as it is)
+  /// or whose value converts to T.
   template <typename U,
-            typename = std::enable_if_t<!std::is_void_v<U> && std::is_convertible_v<U, T>>>
+            typename = std::enable_if_t<!std::is_void_v<U> &&
+                                        (type_subsumes_v<T, U> || std::is_convertible_v<U, T>)>>
   Expected(Expected<U> other)  // NOLINT(*)
-      : data_(other.is_err() ? Any(std::move(other).error()) : Any(T(std::move(other).value()))) {}
+      : data_(AdoptOrConvert(std::move(other))) {}
   /// An error.
   Expected(Error error) : data_(Any(std::move(error))) {}  // NOLINT(*)
   /// An error wrapped in Unexpected.
@@ -168,6 +174,16 @@ class Expected {
 
   Expected(UnsafeInit, TVMFFIAny raw) noexcept
       : data_(details::AnyUnsafe::MoveTVMFFIAnyToAny(&raw)) {}
+
+  /// The storage for the value or error of other: its own cell when T subsumes U.
+  template <typename U>
+  static Any AdoptOrConvert(Expected<U>&& other) {
+    if constexpr (type_subsumes_v<T, U>) {
+      return std::move(other.data_);
+    } else {
+      return other.is_err() ? Any(std::move(other).error()) : Any(T(std::move(other).value()));
+    }
+  }
 
   template <typename U>
   bool StoredAs() const {

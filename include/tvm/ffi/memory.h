@@ -134,6 +134,12 @@ inline ObjectPtr<T> make_object(Args&&... args) {
   return details::SimpleObjAllocator().make_object<T>(std::forward<Args>(args)...);
 }
 
+/// Allocates a T constructed from args, as a non-null Arc.
+template <typename T, typename... Args>
+inline Arc<T> make_arc(Args&&... args) {
+  return details::ObjectUnsafe::ArcFromObjectPtr(make_object<T>(std::forward<Args>(args)...));
+}
+
 /// Creates an object of type ArrayType followed by room for num_elems ElemType values.
 template <typename ArrayType, typename ElemType, typename... Args>
 inline ObjectPtr<ArrayType> make_inplace_array_object(size_t num_elems, Args&&... args) {

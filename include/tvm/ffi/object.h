@@ -241,6 +241,41 @@ class ObjectPtr {
 };
 
 /// A weak pointer: keeps the storage alive, not the contents; lock() gives a strong pointer.
+/// A non-null owning pointer to an object (made by make_arc): an ObjectPtr whose public API
+/// cannot make a null one. Only a moved-from Arc, or one made with UnsafeInit, is null, and must
+/// be assigned before use.
+template <typename T>
+class Arc : public ObjectPtr<T> {
+ public:
+  Arc() = delete;
+  Arc(std::nullptr_t) = delete;  // NOLINT(*)
+  Arc(const Arc&) = default;
+  Arc(Arc&&) noexcept = default;
+  Arc& operator=(const Arc&) = default;
+  Arc& operator=(Arc&&) noexcept = default;
+  ~Arc() = default;
+
+  /// From an Arc to a derived class.
+  template <typename U, std::enable_if_t<std::is_base_of_v<T, U>, int> = 0>
+  Arc(const Arc<U>& other)  // NOLINT(*)
+      : ObjectPtr<T>(static_cast<const ObjectPtr<U>&>(other)) {}
+  template <typename U, std::enable_if_t<std::is_base_of_v<T, U>, int> = 0>
+  Arc(Arc<U>&& other)  // NOLINT(*)
+      : ObjectPtr<T>(std::move(static_cast<ObjectPtr<U>&>(other))) {}
+  /// A null Arc, to be assigned before use.
+  explicit Arc(UnsafeInit) : ObjectPtr<T>(nullptr) {}
+
+ private:
+  explicit Arc(ObjectPtr<T> ptr) : ObjectPtr<T>(std::move(ptr)) {}
+
+  using ObjectPtr<T>::reset;
+  using ObjectPtr<T>::swap;
+
+  template <typename>
+  friend class Arc;
+  friend struct details::ObjectUnsafe;
+};
+
 template <typename T>
 class WeakObjectPtr {
  public:
@@ -346,6 +381,11 @@ inline constexpr bool is_object_subclass_v = std::is_base_of_v<Object, T>;
 namespace details {
 /// Raw access to handles and pointers; for runtime and binding code.
 struct ObjectUnsafe {
+  /// ptr, which must not be null, as an Arc.
+  template <typename T>
+  static Arc<T> ArcFromObjectPtr(ObjectPtr<T> ptr) {
+    return Arc<T>(std::move(ptr));
+  }
   static TVMFFIObject* GetHeader(const Object* obj) {
     return const_cast<TVMFFIObject*>(&obj->header_);
   }
@@ -451,6 +491,25 @@ inline std::optional<RefType> ObjectRef::as() const {
 }
 
 namespace details {
+/// Whether a value of type index `actual` is a `target`: the same index, any value for Any
+/// (-1), the small form of a string or bytes target, or a subclass of an object target.
+TVM_FFI_INLINE bool RuntimeTypeIndexMatch(int32_t actual, int32_t target) {
+  if (actual == target || target == TypeIndex::kTVMFFIAny) return true;
+  if (target == TypeIndex::kTVMFFIStr) return actual == TypeIndex::kTVMFFISmallStr;
+  if (target == TypeIndex::kTVMFFIBytes) return actual == TypeIndex::kTVMFFISmallBytes;
+  if (actual < TypeIndex::kTVMFFIStaticObjectBegin ||
+      target < TypeIndex::kTVMFFIStaticObjectBegin) {
+    return false;
+  }
+  if (target == TypeIndex::kTVMFFIObject) return true;
+  // Only the value's own type is looked up: target may come from a frontend unchecked.
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(actual);
+  for (int32_t depth = 0; depth < info->type_depth; ++depth) {
+    if (info->type_ancestors[depth]->type_index == target) return true;
+  }
+  return false;
+}
+
 /// Throws InternalError for GetRef of a null pointer to a non-nullable RefType (in error.h).
 template <typename RefType>
 [[noreturn]] void ThrowGetRefOfNull();

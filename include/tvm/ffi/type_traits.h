@@ -35,6 +35,26 @@ using TypeTraitsNoCR = TypeTraits<std::remove_const_t<std::remove_reference_t<T>
 template <typename T>
 inline constexpr bool use_default_type_traits_v = true;
 
+/// Whether every SourceType value can be kept in TargetType storage as it is (no conversion):
+/// the same type, a base class, and Any for everything. Specialised for wrappers (Expected,
+/// ObjectPtr, UnchangedOr) whose storage follows their payload's.
+template <typename TargetType, typename SourceType, typename = void>
+inline constexpr bool type_subsumes_v =
+    std::is_same_v<TargetType, SourceType> || std::is_base_of_v<TargetType, SourceType>;
+
+template <typename SourceType>
+inline constexpr bool type_subsumes_v<Any, SourceType> = true;
+
+template <typename BaseObject, typename DerivedObject>
+inline constexpr bool type_subsumes_v<ObjectPtr<BaseObject>, ObjectPtr<DerivedObject>> =
+    std::is_base_of_v<BaseObject, DerivedObject>;
+template <typename BaseObject, typename DerivedObject>
+inline constexpr bool type_subsumes_v<Arc<BaseObject>, Arc<DerivedObject>> =
+    std::is_base_of_v<BaseObject, DerivedObject>;
+template <typename BaseObject, typename DerivedObject>
+inline constexpr bool type_subsumes_v<ObjectPtr<BaseObject>, Arc<DerivedObject>> =
+    std::is_base_of_v<BaseObject, DerivedObject>;
+
 /// Common defaults of TypeTraits specialisations.
 struct TypeTraitsBase {
   static constexpr bool convert_enabled = true;

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 
 from ..module import Module, load_module
@@ -78,7 +79,9 @@ def build_inline(
     build_directory : str, optional
         Where to build instead of the cache directory.
     embed_cubin : dict of str to bytes, optional
-        Not supported yet.
+        CUBIN (or fatbin) images by name, embedded into the library so that
+        ``TVM_FFI_EMBED_CUBIN(name)`` in the sources finds them (Linux, GNU binutils; see
+        :mod:`tvm_ffi.utils.embed_cubin`).
     backend : str, optional
         ``"cuda"`` or ``"hip"`` for the GPU sources; detected from the installed compiler
         when omitted.
@@ -94,14 +97,17 @@ def build_inline(
     Raises
     ------
     ValueError
-        If ``name`` or a function name is not identifier-like, or no source is given.
+        If ``name``, a function name or an ``embed_cubin`` name is not identifier-like, or no
+        source is given.
+    TypeError
+        If an ``embed_cubin`` image is not bytes.
     RuntimeError
         If a tool is missing or the build fails (the message holds the compiler's output).
     NotImplementedError
-        If ``embed_cubin`` is given.
+        If ``embed_cubin`` is given on Windows.
     """
-    if embed_cubin:
-        raise NotImplementedError("tvm_ffi.cpp: embed_cubin is not supported by this tvm_ffi")
+    if embed_cubin and sys.platform.startswith("win32"):
+        raise NotImplementedError("tvm_ffi.cpp: embed_cubin is not supported on Windows")
     options = make_build_options(
         extra_cflags,
         extra_cuda_cflags,
@@ -112,7 +118,9 @@ def build_inline(
         output=output,
     )
     generated = _generated_sources(cpp_sources, cuda_sources, functions)
-    return build_library(name, options, generated_sources=generated)
+    return build_library(
+        name, options, generated_sources=generated, embedded_cubins=dict(embed_cubin or {})
+    )
 
 
 def load_inline(

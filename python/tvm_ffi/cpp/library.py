@@ -97,6 +97,23 @@ def _compile_steps(sources: Sequence[str]) -> tuple[list[CompileStep], list[str]
     return steps, prebuilt
 
 
+def _embed_command() -> list[str]:
+    """Run the embed tool as a script: it needs no import of tvm_ffi in the ninja process."""
+    from ..utils import embed_cubin
+
+    return [sys.executable, str(Path(embed_cubin.__file__).resolve())]
+
+
+def _check_cubins(cubins: dict[str, bytes]) -> None:
+    for cubin_name, image in cubins.items():
+        check_identifier(cubin_name, "embed_cubin name")
+        if not isinstance(image, (bytes, bytearray)):
+            raise TypeError(
+                f"tvm_ffi.cpp: embed_cubin['{cubin_name}'] must be bytes, "
+                f"got {type(image).__name__}"
+            )
+
+
 def _tools(steps: Sequence[CompileStep], options: BuildOptions) -> dict[str, list[str]]:
     """Compiler commands and flag lists for the rules the steps use (the ninja variables)."""
     lib_dir = str(Path(libinfo.find_libtvm_ffi()).parent)
@@ -161,41 +178,57 @@ class _BuildPlan:
     tools: dict[str, list[str]]
     steps: list[CompileStep]
     prebuilt: list[str]
+    cubins: dict[str, bytes]
 
 
 def _make_plan(
-    name: str, options: BuildOptions, source_files: Sequence[str], generated: dict[str, str]
+    name: str,
+    options: BuildOptions,
+    source_files: Sequence[str],
+    generated: dict[str, str],
+    cubins: dict[str, bytes],
 ) -> _BuildPlan:
     all_sources = [str(Path(path).resolve()) for path in source_files] + sorted(generated)
     steps, prebuilt = _compile_steps(all_sources)
     if not steps and not prebuilt:
         raise ValueError("tvm_ffi.cpp: nothing to build; give at least one source")
     tools = _tools(steps, options)
-    key = cache.content_hash(
-        {
-            "name": name,
-            "files": {path: _file_digest(path) for path in all_sources if path not in generated},
-            "generated": generated,
-            "tools": tools,
-            "output": options.output,
-            "version": __version__,
-        }
-    )
+    inputs = {
+        "name": name,
+        "files": {path: _file_digest(path) for path in all_sources if path not in generated},
+        "generated": generated,
+        "tools": tools,
+        "output": options.output,
+        "version": __version__,
+    }
+    if cubins:  # only then, so that the keys of other builds stay as they were
+        tools["embed"] = _embed_command()
+        inputs["cubins"] = {n: hashlib.sha256(image).hexdigest() for n, image in cubins.items()}
+    key = cache.content_hash(inputs)
     if options.build_directory is not None:
         build_dir = Path(options.build_directory)
     else:
         build_dir = cache.cached_build_dir(name, key)
     output = _output_path(name, build_dir, options.output)
-    return _BuildPlan(build_dir, output, key, generated, tools, steps, prebuilt)
+    return _BuildPlan(build_dir, output, key, generated, tools, steps, prebuilt, cubins)
 
 
 def _run_plan(plan: _BuildPlan) -> None:
     """Write the generated sources and build.ninja, run ninja, then stamp the output."""
     for file_name, text in plan.generated.items():
         ninja_build.write_if_changed(plan.build_dir / file_name, text)
+    for cubin_name, image in plan.cubins.items():
+        image_path = plan.build_dir / f"{cubin_name}.cubin"
+        if not image_path.exists() or image_path.read_bytes() != image:
+            image_path.write_bytes(image)
     link_rule = "link_object" if plan.output.suffix in _OBJECT_SUFFIXES else "link_shared"
     build_file = ninja_build.render_build_file(
-        plan.tools, plan.steps, plan.prebuilt, str(plan.output), link_rule
+        plan.tools,
+        plan.steps,
+        plan.prebuilt,
+        str(plan.output),
+        link_rule,
+        cubin_names=sorted(plan.cubins),
     )
     ninja_build.write_if_changed(plan.build_dir / ninja_build.BUILD_FILE_NAME, build_file)
     ninja_build.run_ninja(toolchain.find_ninja(), plan.build_dir)
@@ -207,8 +240,12 @@ def build_library(
     options: BuildOptions,
     source_files: Sequence[str] = (),
     generated_sources: dict[str, str] | None = None,
+    embedded_cubins: dict[str, bytes] | None = None,
 ) -> str:
     """Compile and link ``source_files`` plus ``generated_sources`` (file name -> text).
+
+    ``embedded_cubins`` (name -> image bytes) are embedded into the compiled objects under the
+    symbols ``TVM_FFI_EMBED_CUBIN(name)`` refers to, before the link (Linux, GNU binutils).
 
     Without ``options.build_directory`` the build lives in the cache directory named after the
     hash of every input. Generated sources are written into the build directory. A build whose
@@ -222,7 +259,9 @@ def build_library(
         The path of the shared library (or object file).
     """
     check_identifier(name, "name")
-    plan = _make_plan(name, options, source_files, dict(generated_sources or {}))
+    cubins = dict(embedded_cubins or {})
+    _check_cubins(cubins)
+    plan = _make_plan(name, options, source_files, dict(generated_sources or {}), cubins)
     if not source_files and _is_current(plan.output, plan.key):
         return str(plan.output)
     plan.build_dir.mkdir(parents=True, exist_ok=True)

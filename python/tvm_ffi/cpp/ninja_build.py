@@ -43,6 +43,13 @@ rule link_object
   description = LINK $out
 """
 
+_EMBED_RULE = """
+rule embed_cubin
+  command = $embed --output-obj $out.tmp --input-obj $in --cubin $cubin --name $name $
+      && mv -f $out.tmp $out
+  description = EMBED $name
+"""
+
 
 @dataclass(frozen=True)
 class CompileStep:
@@ -68,23 +75,46 @@ def render_build_file(
     prebuilt_objects: Sequence[str],
     output: str,
     link_rule: str,
+    *,
+    cubin_names: Sequence[str] = (),
 ) -> str:
     """Render ``build.ninja``: tool and flag variables, the rules, one edge per step, the link.
 
     ``tools`` maps the variables the rules use (``cxx``, ``cxxflags``, ``cc``, ``cflags``,
-    ``gpucc``, ``gpuflags``, ``ldflags``) to command words.
+    ``gpucc``, ``gpuflags``, ``ldflags``, ``embed``) to command words. With ``cubin_names``,
+    the objects are first merged into one, into which each ``<name>.cubin`` of the build
+    directory is embedded in turn (see :mod:`tvm_ffi.utils.embed_cubin`) before the link.
     """
     lines = ["ninja_required_version = 1.3\n"]
     lines += [_variable(name, words) for name, words in sorted(tools.items())]
-    lines += ["\n", _RULES, "\n"]
+    lines += ["\n", _RULES, _EMBED_RULE if cubin_names else "", "\n"]
     for step in steps:
         obj, source = _escape_path(step.obj), _escape_path(step.source)
         lines.append(f"build {obj}: {step.rule} {source}\n")
     inputs = [_escape_path(step.obj) for step in steps]
     inputs += [_escape_path(obj) for obj in prebuilt_objects]
+    if cubin_names:
+        lines += _embed_edges(inputs, cubin_names)
+        inputs = [_embedded_object_name(cubin_names)]
     lines.append(f"\nbuild {_escape_path(output)}: {link_rule} {' '.join(inputs)}\n")
     lines.append(f"default {_escape_path(output)}\n")
     return "".join(lines)
+
+
+def _embedded_object_name(cubin_names: Sequence[str]) -> str:
+    return "unified_with_" + "_".join(cubin_names) + ".o"
+
+
+def _embed_edges(objects: Sequence[str], cubin_names: Sequence[str]) -> list[str]:
+    """Merge ``objects`` into ``unified.o``, then embed one image after the other into it."""
+    edges = [f"build unified.o: link_object {' '.join(objects)}\n"]
+    current = "unified.o"
+    for count, name in enumerate(cubin_names, start=1):
+        embedded = _embedded_object_name(cubin_names[:count])
+        edges.append(f"build {embedded}: embed_cubin {current} | {name}.cubin\n")
+        edges.append(f"  cubin = {name}.cubin\n  name = {name}\n")
+        current = embedded
+    return edges
 
 
 def write_if_changed(path: Path, text: str) -> None:

@@ -8,8 +8,10 @@ ERROR_TYPE_TO_NAME = {}
 
 # KeyboardInterrupt is ours, not upstream's: Ctrl-C usually lands in a Python callback (the
 # only place bytecode runs during a native call) and must come out of the call unchanged.
+# RecursionError is ours too (the runtime's guard against nesting deeper than the stack); it
+# derives from RuntimeError, which upstream raises for it.
 for _error_cls in (RuntimeError, ValueError, TypeError, AttributeError, KeyError,
-                   IndexError, AssertionError, MemoryError, KeyboardInterrupt):
+                   IndexError, AssertionError, MemoryError, KeyboardInterrupt, RecursionError):
     ERROR_NAME_TO_TYPE[_error_cls.__name__] = _error_cls
     ERROR_TYPE_TO_NAME[_error_cls] = _error_cls.__name__
 del _error_cls

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// testing_objects.cc: the reflected testing.* object types and the container schema functions.
+// testing_objects.cc: the reflected testing.* object types (an int pair, a base/derived pair and
+// a holder of the base, unregistered types) and the container schema functions.
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/dict.h>
@@ -56,6 +57,22 @@ class TestObjectDerived : public TestObjectBase {
   TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.TestObjectDerived", TestObjectDerived, TestObjectBase);
 };
 
+/// Reference to a TestObjectBase (typed fields and arguments take it).
+class TestObjectBaseRef : public ObjectRef {
+ public:
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(TestObjectBaseRef, ObjectRef, TestObjectBase);
+};
+
+/// testing.TestObjectPtrHolder: holds a TestObjectBase (required) and optionally another.
+class TestObjectPtrHolderObj : public Object {
+ public:
+  TestObjectBaseRef value{UnsafeInit{}};
+  Optional<TestObjectBaseRef> optional_value;
+
+  static constexpr bool _type_mutable = true;
+  TVM_FFI_DECLARE_OBJECT_INFO("testing.TestObjectPtrHolder", TestObjectPtrHolderObj, Object);
+};
+
 /// testing.TestUnregisteredBaseObject: a type frontends have no class for.
 class TestUnregisteredBaseObject : public Object {
  public:
@@ -97,6 +114,12 @@ void RegisterObjectBase() {
   refl::ObjectDef<TestObjectDerived>()
       .def_rw("v_map", &TestObjectDerived::v_map)
       .def_rw("v_array", &TestObjectDerived::v_array);
+}
+
+void RegisterObjectPtrHolder() {
+  refl::ObjectDef<TestObjectPtrHolderObj>()
+      .def_rw("value", &TestObjectPtrHolderObj::value)
+      .def_rw("optional_value", &TestObjectPtrHolderObj::optional_value, refl::DefaultValue(Any()));
 }
 
 void RegisterUnregistered() {
@@ -150,6 +173,7 @@ void RegisterContainerSchemas() {
 TVM_FFI_STATIC_INIT_BLOCK() {
   RegisterIntPair();
   RegisterObjectBase();
+  RegisterObjectPtrHolder();
   RegisterUnregistered();
   RegisterContainerSchemas();
 }

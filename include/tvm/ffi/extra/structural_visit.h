@@ -39,7 +39,13 @@
 #include <tvm/ffi/reflection/accessor.h>
 #include <tvm/ffi/reflection/native_function.h>
 
+#if defined(__linux__)
+#include <pthread.h>
+#endif
+
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <optional>
 #include <string>
@@ -88,6 +94,41 @@ using FStructuralVisitABI = TVMFFIAny (*)(StructuralVisitorObj* visitor, AnyView
 namespace details {
 TVM_FFI_INLINE static Expected<Optional<VisitInterrupt>> VisitReflectedFieldsExpected(
     StructuralVisitorObj* visitor, const Object* obj) noexcept;
+
+/// Whether the calling thread's stack is nearly used up (less than a quarter of it, at most
+/// 256 KiB, is left): a structural descent into reflected fields (which may form a cycle through
+/// mutable objects) then fails with RecursionError instead of overflowing. Never true when the
+/// stack bounds are unknown, or for a frame on another stack (a fiber).
+TVM_FFI_INLINE bool StructuralStackExhausted() noexcept {
+#if defined(__linux__)
+  struct Reserve {
+    uintptr_t low = 0;
+    uintptr_t floor = 0;
+  };
+  static thread_local const Reserve reserve = []() {
+    Reserve r;
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return r;
+    void* base = nullptr;
+    size_t size = 0;
+    int ret = pthread_attr_getstack(&attr, &base, &size);
+    pthread_attr_destroy(&attr);
+    if (ret != 0 || base == nullptr) return r;
+    r.low = reinterpret_cast<uintptr_t>(base);
+    r.floor = r.low + std::min<size_t>(size / 4, 256 * 1024);
+    return r;
+  }();
+  uintptr_t here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  return here >= reserve.low && here < reserve.floor;
+#else
+  return false;
+#endif
+}
+
+/// The RecursionError of a structural descent that ran out of stack.
+TVM_FFI_COLD_CODE inline Error StructuralRecursionError(const char* what) noexcept {
+  return Error("RecursionError", std::string("maximum nesting depth exceeded while ") + what, "");
+}
 }  // namespace details
 
 /// The dispatch table of a visitor; `visit` is what StructuralVisitorObj::Visit calls.
@@ -286,6 +327,9 @@ TVM_FFI_INLINE Expected<Optional<VisitInterrupt>> VisitReflectedField(
 /// definition has its fields visited under kTVMFFIDefRegionKindNone (they are uses).
 TVM_FFI_INLINE static Expected<Optional<VisitInterrupt>> VisitReflectedFieldsExpected(
     StructuralVisitorObj* visitor, const Object* obj) noexcept {
+  if (TVM_FFI_PREDICT_FALSE(StructuralStackExhausted())) {
+    return StructuralRecursionError("visiting a value structurally");
+  }
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(obj->type_index());
   auto visit_fields = [&]() -> Expected<Optional<VisitInterrupt>> {
     Expected<Optional<VisitInterrupt>> result = Optional<VisitInterrupt>(std::nullopt);

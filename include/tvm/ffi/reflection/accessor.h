@@ -92,6 +92,25 @@ inline void CallFieldSetter(const TVMFFIFieldInfo* field, void* field_addr, AnyV
   TVM_FFI_CHECK_SAFE_CALL(setter(field_addr, &cell));
 }
 
+/// Writes *value into the field at field_addr through the field's setter; returns the safe-call
+/// code (0 on success, else the error is left in the thread's raised slot).
+inline int CallFieldSetter(const TVMFFIFieldInfo* field, void* field_addr,
+                           const TVMFFIAny* value) noexcept {
+  if (field->flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) {
+    TVMFFIAny args[2];
+    args[0] = AnyView(field_addr).CopyToTVMFFIAny();
+    args[1] = *value;
+    TVMFFIAny result;
+    result.type_index = TypeIndex::kTVMFFINone;
+    result.zero_padding = 0;
+    result.v_int64 = 0;
+    int code = TVMFFIFunctionCall(field->setter, args, 2, &result);
+    if (code == 0) (void)ffi::details::AnyUnsafe::MoveTVMFFIAnyToAny(&result);  // released
+    return code;
+  }
+  return reinterpret_cast<TVMFFIFieldSetter>(field->setter)(field_addr, value);
+}
+
 /// Sets a field to its default (calling the factory when DefaultFromFactory is set).
 inline void SetFieldToDefault(const TVMFFIFieldInfo* field, void* field_addr) {
   AnyView stored = AnyView::CopyFromTVMFFIAny(field->default_value_or_factory);

@@ -1,0 +1,244 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Generate fast Python wrappers that add keywords and defaults to positional-only callables.
+
+The wrapper is real Python source compiled with ``exec``, so binding arguments costs what
+a plain Python call costs and the interpreter itself reports missing, duplicate and
+unknown arguments.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import keyword
+from collections.abc import Iterable
+from typing import Any, Callable
+
+from ..core import MISSING
+from .unpack_dataclass import unpack_dataclass_to_tuple
+
+# Globals of the generated code; argument names may not take them.
+_TARGET = "__i_target_func"
+_MISSING = "__i_MISSING"
+_DEFAULTS = "__i_arg_defaults"
+_UNPACK = "__i_unpack"
+_RESERVED_NAMES = frozenset({_TARGET, _MISSING, _DEFAULTS, _UNPACK})
+
+
+def _check_names(names: list[str], what: str) -> None:
+    """Reject duplicates, non-strings, non-identifiers and keywords; ``what`` names the kind."""
+    if len(set(names)) != len(names):
+        raise ValueError(f"Duplicate {what} names found in: {names}")
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(
+                f"{what.capitalize()} name must be a string, got {type(name).__name__}: {name!r}"
+            )
+        if not name.isidentifier():
+            raise ValueError(f"Invalid {what} name: {name!r} is not a valid Python identifier")
+        if keyword.iskeyword(name):
+            raise ValueError(
+                f"Invalid {what} name: {name!r} is a Python keyword "
+                "and cannot be used as a parameter name"
+            )
+
+
+def _check_wrapper_args(
+    arg_names: list[str],
+    arg_defaults: tuple,
+    kwonly_names: list[str],
+    kwonly_defaults: dict[str, Any],
+) -> None:
+    _check_names(arg_names, "argument")
+    if not isinstance(arg_defaults, tuple):
+        raise TypeError(f"arg_defaults must be a tuple, got {type(arg_defaults).__name__}")
+    if len(arg_defaults) > len(arg_names):
+        raise ValueError(
+            f"arg_defaults has {len(arg_defaults)} values "
+            f"but only {len(arg_names)} positional arguments"
+        )
+    _check_names(kwonly_names, "keyword-only argument")
+    for name in kwonly_defaults:
+        if name not in kwonly_names:
+            raise ValueError(
+                f"Default provided for '{name}' which is not in kwonly_names: {kwonly_names}"
+            )
+    overlap = set(arg_names) & set(kwonly_names)
+    if overlap:
+        raise ValueError(f"Arguments cannot be both positional and keyword-only: {overlap}")
+    reserved = (set(arg_names) | set(kwonly_names)) & _RESERVED_NAMES
+    if reserved:
+        raise ValueError(
+            f"Argument names conflict with internal names: {reserved}. "
+            'Please avoid using names starting with "__i_"'
+        )
+
+
+def _is_inlined_default(value: Any) -> bool:
+    """None and bools are written into the signature; other defaults go through MISSING."""
+    return value is None or value is True or value is False
+
+
+def _parameter(name: str, defaults: dict[str, Any]) -> str:
+    if name not in defaults:
+        return name
+    value = defaults[name]
+    return f"{name}={value!r}" if _is_inlined_default(value) else f"{name}={_MISSING}"
+
+
+def _argument(name: str, defaults: dict[str, Any], unpacked: set[str]) -> str:
+    """Return the expression passing ``name`` on: default put in for MISSING, then unpacked."""
+    expr = name
+    if name in defaults and not _is_inlined_default(defaults[name]):
+        expr = f"({_DEFAULTS}[{name!r}] if {name} is {_MISSING} else {name})"
+    return f"{_UNPACK}({expr})" if name in unpacked else expr
+
+
+def _wrapper_source(
+    arg_names: list[str], kwonly_names: list[str], defaults: dict[str, Any], unpacked: set[str]
+) -> str:
+    params = [_parameter(name, defaults) for name in arg_names]
+    if kwonly_names:
+        params += ["*", *(_parameter(name, defaults) for name in kwonly_names)]
+    args = [_argument(name, defaults, unpacked) for name in [*arg_names, *kwonly_names]]
+    return f"def wrapper({', '.join(params)}):\n    return {_TARGET}({', '.join(args)})\n"
+
+
+def make_kwargs_wrapper(  # noqa: PLR0917 - upstream's positional signature
+    target_func: Callable,
+    arg_names: list[str],
+    arg_defaults: tuple = (),
+    kwonly_names: list[str] | None = None,
+    kwonly_defaults: dict[str, Any] | None = None,
+    prototype: Callable | None = None,
+    map_dataclass_to_tuple: list[str] | None = None,
+) -> Callable:
+    """Wrap a positional-only callable in a function that also takes keywords and defaults.
+
+    The wrapper always calls ``target_func`` with every argument, positionally, in the order
+    ``arg_names`` then ``kwonly_names``.
+
+    Parameters
+    ----------
+    target_func
+        The callable to wrap; it receives positional arguments only.
+    arg_names
+        Every positional-or-keyword parameter of the wrapper, in order.
+    arg_defaults
+        Defaults of the last ``len(arg_defaults)`` of ``arg_names`` (like ``__defaults__``).
+    kwonly_names
+        Keyword-only parameters, after ``arg_names``; none may repeat one of ``arg_names``.
+    kwonly_defaults
+        Defaults of some of ``kwonly_names`` (like ``__kwdefaults__``); the rest are required.
+    prototype
+        A function whose name, docstring, module, annotations and signature (through
+        ``__wrapped__``) the wrapper takes on.
+    map_dataclass_to_tuple
+        Parameters whose values (defaults included) are passed through
+        :func:`~tvm_ffi.utils.unpack_dataclass.unpack_dataclass_to_tuple`; unknown names are
+        ignored.
+
+    Returns
+    -------
+    Callable
+        The wrapper. None and bool defaults appear as such in its signature; any other default
+        shows as ``MISSING`` and is substituted when the caller omits the argument (or passes
+        ``MISSING``).
+
+    Raises
+    ------
+    TypeError
+        If a name is not a str or ``arg_defaults`` is not a tuple.
+    ValueError
+        If names repeat, are not identifiers, are keywords, start like the wrapper's internal
+        names (``__i_``) or appear in both lists; if there are more defaults than positional
+        parameters, or a keyword-only default names an unknown parameter.
+
+    Examples
+    --------
+    >>> add = make_kwargs_wrapper(lambda a, b: a + b, ["a", "b"], arg_defaults=(10,))
+    >>> add(1), add(a=1, b=2)
+    (11, 3)
+    """
+    arg_names = list(arg_names)
+    kwonly_names = list(kwonly_names or [])
+    kwonly_defaults = {} if kwonly_defaults is None else kwonly_defaults
+    _check_wrapper_args(arg_names, arg_defaults, kwonly_names, kwonly_defaults)
+    defaults = dict(zip(arg_names[len(arg_names) - len(arg_defaults) :], arg_defaults))
+    defaults.update(kwonly_defaults)
+    unpacked = set(map_dataclass_to_tuple or ()) & {*arg_names, *kwonly_names}
+    namespace: dict[str, Any] = {_TARGET: target_func, _MISSING: MISSING, _DEFAULTS: defaults}
+    if unpacked:
+        namespace[_UNPACK] = unpack_dataclass_to_tuple
+    exec(_wrapper_source(arg_names, kwonly_names, defaults, unpacked), namespace)
+    wrapper = namespace.pop("wrapper")
+    if prototype is not None:
+        functools.update_wrapper(wrapper, prototype)
+    return wrapper
+
+
+def make_kwargs_wrapper_from_signature(
+    target_func: Callable,
+    signature: inspect.Signature,
+    prototype: Callable | None = None,
+    exclude_arg_names: Iterable[str] | None = None,
+    map_dataclass_to_tuple: list[str] | None = None,
+) -> Callable:
+    """Like :func:`make_kwargs_wrapper`, with the parameters taken from ``signature``.
+
+    Positional-only parameters become positional-or-keyword ones; annotations are dropped
+    (give ``prototype`` to keep them).
+
+    Parameters
+    ----------
+    target_func
+        The callable to wrap; it receives positional arguments only.
+    signature
+        The wrapper's parameters, their kinds and defaults.
+    prototype
+        As for :func:`make_kwargs_wrapper`.
+    exclude_arg_names
+        Parameters of ``signature`` to leave out; names it lacks are ignored.
+    map_dataclass_to_tuple
+        As for :func:`make_kwargs_wrapper`.
+
+    Returns
+    -------
+    Callable
+        The wrapper.
+
+    Raises
+    ------
+    ValueError
+        If a parameter that is not excluded is ``*args`` or ``**kwargs``.
+    """
+    excluded = set(exclude_arg_names or ())
+    arg_names: list[str] = []
+    arg_defaults: list[Any] = []
+    kwonly_names: list[str] = []
+    kwonly_defaults: dict[str, Any] = {}
+    for param in signature.parameters.values():
+        if param.name in excluded:
+            continue
+        if param.kind is inspect.Parameter.VAR_POSITIONAL:
+            raise ValueError("*args not supported in wrapper generation")
+        if param.kind is inspect.Parameter.VAR_KEYWORD:
+            raise ValueError("**kwargs not supported in wrapper generation")
+        has_default = param.default is not inspect.Parameter.empty
+        if param.kind is inspect.Parameter.KEYWORD_ONLY:
+            kwonly_names.append(param.name)
+            if has_default:
+                kwonly_defaults[param.name] = param.default
+        else:
+            arg_names.append(param.name)
+            if has_default:
+                arg_defaults.append(param.default)
+    return make_kwargs_wrapper(
+        target_func,
+        arg_names,
+        tuple(arg_defaults),
+        kwonly_names,
+        kwonly_defaults,
+        prototype=prototype,
+        map_dataclass_to_tuple=map_dataclass_to_tuple,
+    )

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: Apache-2.0
+// structural_mutate.cc: the runtime side of extra/structural_mutate.h: the ffi.StructuralMutator
+// type, the mutate hooks of the containers and of strings and bytes, and the globals through
+// which frontends drive a structural map or mutate.
+//
+// A frontend callback list is an Array of (type index, Function[, accepts mode]) entries; an
+// entry selects values as details::RuntimeTypeIndexMatch says (-1 selects every value). The
+// first entry that selects a value handles it.
+//
+// The container hooks rewrite items (Array, List) or values (Map, Dict; keys are identity, not
+// structure) and check the stack room first, so a container nested too deep (or containing
+// itself) is a RecursionError, not a crash. Their in-place forms, called for a uniquely owned
+// container under InplaceMode::kAllow, write the new items into the container itself.
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/dict.h>
+#include <tvm/ffi/container/list.h>
+#include <tvm/ffi/container/map.h>
+#include <tvm/ffi/container/tuple.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/extra/structural_mutate.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/reflection/registry.h>
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "stack_guard.h"
+#include "structural_traversal.h"
+
+namespace tvm {
+namespace ffi {
+namespace details {
+
+/// The engine of ffi.StructuralMutate: (type index, Function, accepts_mode) entries; a matched
+/// Function owns the rewrite of its value and is called as f(value, mutator) or, when
+/// accepts_mode, f(value, mutator, inplace_mode). Other values get the default rewrite.
+template <typename Parent>
+class StructuralMutateDynEngine : public Parent {
+ public:
+  /// An engine over the runtime callback entries.
+  explicit StructuralMutateDynEngine(Array<Tuple<int32_t, Function, bool>> callbacks)
+      : Parent(VTable()), callbacks_(std::move(callbacks)) {}
+
+ private:
+  static const StructuralMutatorVTable* VTable() {
+    static const StructuralMutatorVTable vtable{
+        &StructuralMutateDynEngine::DispatchMutate,
+        &StructuralMutateDynEngine::DispatchMaybeInplaceMutate,
+        &StructuralMutateDynEngine::DispatchVarRemapGet,
+        &StructuralMutateDynEngine::DispatchVarRemapSet};
+    return &vtable;
+  }
+  static TVMFFIAny DispatchMutate(StructuralMutatorObj* self, AnyView value) noexcept {
+    return ExpectedUnsafe::MoveToTVMFFIAny(
+        static_cast<StructuralMutateDynEngine*>(self)->Mutate(value, InplaceMode::kDisallow));
+  }
+  static TVMFFIAny DispatchMaybeInplaceMutate(StructuralMutatorObj* self, AnyView value) noexcept {
+    return ExpectedUnsafe::MoveToTVMFFIAny(
+        static_cast<StructuralMutateDynEngine*>(self)->Mutate(value, InplaceMode::kAllow));
+  }
+
+  Expected<Any> Mutate(AnyView value, InplaceMode inplace_mode) noexcept {
+    for (const Tuple<int32_t, Function, bool>& entry : callbacks_) {
+      if (!RuntimeTypeIndexMatch(value.type_index(), entry.get<0>())) continue;
+      Expected<Any> result = Call(entry, value, inplace_mode);
+      if (result.is_err()) this->UpdateVisitErrorContext(result, value);
+      return result;
+    }
+    return this->DefaultMutateExpected(value, inplace_mode);
+  }
+
+  Expected<Any> Call(const Tuple<int32_t, Function, bool>& entry, AnyView value,
+                     InplaceMode inplace_mode) noexcept {
+    try {
+      StructuralMutatorObj* mutator = this;
+      if (entry.get<2>()) {
+        return entry.get<1>().CallExpected<Any>(value, mutator, static_cast<int32_t>(inplace_mode));
+      }
+      return entry.get<1>().CallExpected<Any>(value, mutator);
+    } catch (...) {
+      return MutateCallbackError();
+    }
+  }
+
+  Array<Tuple<int32_t, Function, bool>> callbacks_;
+};
+
+}  // namespace details
+
+namespace {
+
+using MutateResult = Expected<UnchangedOr<Any>>;
+using MapCallbacks = Array<Tuple<int32_t, Function>>;
+using MutateCallbacks = Array<Tuple<int32_t, Function, bool>>;
+
+/// The value as a T object; TypeError when a hook receives something else.
+template <typename T>
+T* HookSelf(AnyView value) {
+  const T* self = value.as<T>();
+  if (self == nullptr) {
+    TVM_FFI_THROW(TypeError) << "__s_mutate__ of " << T::_type_key << " got a `"
+                             << value.GetTypeKey() << "`";
+  }
+  return const_cast<T*>(self);
+}
+
+/// The rewrite of item (throwing its error): the new value, or nullopt when it is unchanged.
+std::optional<Any> MutateOne(StructuralMutatorObj* mutator, AnyView item,
+                             InplaceMode inplace_mode) {
+  UnchangedOr<Any> result = mutator->Mutate(item, inplace_mode);
+  if (result.IsUnchanged()) return std::nullopt;
+  Any data = std::move(result).ValueUnchecked();
+  if (AnyView(data).same_as(item)) return std::nullopt;
+  return data;
+}
+
+/// Rewrites copies of items (copy on write); nullopt when none changed, else all of them.
+std::optional<std::vector<Any>> MutateCopies(StructuralMutatorObj* mutator,
+                                             std::vector<Any> items) {
+  CheckStackRoom("mutating a value structurally");
+  bool changed = false;
+  for (Any& item : items) {
+    std::optional<Any> replacement = MutateOne(mutator, item, InplaceMode::kDisallow);
+    if (!replacement.has_value()) continue;
+    item = *std::move(replacement);
+    changed = true;
+  }
+  if (!changed) return std::nullopt;
+  return items;
+}
+
+/// Rewrites the cells in place (the owner is unique, so nothing else sees them meanwhile; each
+/// cell is read as a borrowed view, so a uniquely owned item can be rewritten in place too).
+/// Returns whether any cell changed.
+template <typename CellAt>
+bool MutateCellsInPlace(StructuralMutatorObj* mutator, size_t count, CellAt cell_at) {
+  CheckStackRoom("mutating a value structurally");
+  bool changed = false;
+  for (size_t i = 0; i < count; ++i) {
+    std::optional<Any> replacement = MutateOne(mutator, AnyView(cell_at(i)), InplaceMode::kAllow);
+    if (!replacement.has_value()) continue;
+    cell_at(i) = *std::move(replacement);
+    changed = true;
+  }
+  return changed;
+}
+
+/// The hook result of an in-place rewrite: value itself when something changed.
+MutateResult InPlaceResult(bool changed, AnyView value) {
+  if (!changed) return UnchangedOr<Any>(Unchanged());
+  return UnchangedOr<Any>(Any(value));
+}
+
+template <typename SeqObj>
+std::vector<Any> ItemsOf(const SeqObj* seq) {
+  return std::vector<Any>(seq->begin(), seq->end());
+}
+
+template <typename SeqRef, typename SeqObj>
+MutateResult SeqMutate(StructuralMutatorObj* mutator, AnyView value) {
+  std::optional<std::vector<Any>> rewritten =
+      MutateCopies(mutator, ItemsOf(HookSelf<SeqObj>(value)));
+  if (!rewritten.has_value()) return UnchangedOr<Any>(Unchanged());
+  return UnchangedOr<Any>(Any(SeqRef(rewritten->begin(), rewritten->end())));
+}
+
+template <typename SeqObj>
+MutateResult SeqMutateInPlace(StructuralMutatorObj* mutator, AnyView value) {
+  SeqObj* seq = HookSelf<SeqObj>(value);
+  Any* cells = seq->MutableBegin();
+  return InPlaceResult(
+      MutateCellsInPlace(mutator, seq->size(), [cells](size_t i) -> Any& { return cells[i]; }),
+      value);
+}
+
+std::vector<Any> MapValuesOf(const MapBaseObj* map) {
+  std::vector<Any> values;
+  values.reserve(map->size());
+  for (uint64_t i = map->IterBegin(); i != map->IterEnd(); i = map->IterNext(i)) {
+    values.push_back(map->ValueAt(i));
+  }
+  return values;
+}
+
+template <typename MapRef, typename MapObjType>
+MutateResult MapMutate(StructuralMutatorObj* mutator, AnyView value) {
+  const MapObjType* map = HookSelf<MapObjType>(value);
+  std::optional<std::vector<Any>> rewritten = MutateCopies(mutator, MapValuesOf(map));
+  if (!rewritten.has_value()) return UnchangedOr<Any>(Unchanged());
+  MapRef result;
+  size_t k = 0;
+  for (uint64_t i = map->IterBegin(); i != map->IterEnd(); i = map->IterNext(i), ++k) {
+    result.Set(map->KeyAt(i), (*rewritten)[k]);
+  }
+  return UnchangedOr<Any>(Any(std::move(result)));
+}
+
+template <typename MapObjType>
+MutateResult MapMutateInPlace(StructuralMutatorObj* mutator, AnyView value) {
+  MapObjType* map = HookSelf<MapObjType>(value);
+  std::vector<uint64_t> positions;
+  positions.reserve(map->size());
+  for (uint64_t i = map->IterBegin(); i != map->IterEnd(); i = map->IterNext(i)) {
+    positions.push_back(i);
+  }
+  return InPlaceResult(MutateCellsInPlace(mutator, positions.size(),
+                                          [map, &positions](size_t k) -> Any& {
+                                            return map->ValueAt(positions[k]);
+                                          }),
+                       value);
+}
+
+/// Strings and bytes are leaves.
+MutateResult LeafMutate(StructuralMutatorObj*, AnyView) { return UnchangedOr<Any>(Unchanged()); }
+
+/// ffi.StructuralMap: callbacks take (value); kind_callbacks take (value, def_region_kind) and
+/// are tried after them; order 0 runs them before the children, anything else after.
+Any MapWithCallbacks(Any root, MapCallbacks callbacks, MapCallbacks kind_callbacks, int32_t order) {
+  using Pre = StructuralMapDynEngine<StructuralMapEngineBase, WalkOrder::kPreOrder>;
+  using Post = StructuralMapDynEngine<StructuralMapEngineBase, WalkOrder::kPostOrder>;
+  if (order == static_cast<int32_t>(WalkOrder::kPreOrder)) {
+    return details::RunStructuralMutator<Pre>(std::move(root), std::move(callbacks),
+                                              std::move(kind_callbacks))
+        .value();
+  }
+  return details::RunStructuralMutator<Post>(std::move(root), std::move(callbacks),
+                                             std::move(kind_callbacks))
+      .value();
+}
+
+/// ffi.StructuralMutate: a callback takes (value, mutator[, inplace_mode]) and owns the rewrite
+/// of value; a value no callback selects gets the default rewrite.
+Any MutateWithCallbacks(Any root, MutateCallbacks callbacks) {
+  using Engine = details::StructuralMutateDynEngine<StructuralMapEngineBase>;
+  return details::RunStructuralMutator<Engine>(std::move(root), std::move(callbacks)).value();
+}
+
+StructuralMutatorObj* MutableMutator(const StructuralMutator& mutator) {
+  return const_cast<StructuralMutatorObj*>(mutator.get());
+}
+
+template <typename T, MutateResult (*Mutate)(StructuralMutatorObj*, AnyView),
+          MutateResult (*InPlace)(StructuralMutatorObj*, AnyView)>
+void RegisterMutateHooks() {
+  reflection::TypeAttrDef<T>()
+      .template native_fn_attr<Mutate>(type_attr::kStructuralMutate)
+      .template native_fn_attr<InPlace>(type_attr::kStructuralMaybeInplaceMutate);
+}
+
+}  // namespace
+
+TVM_FFI_STATIC_INIT_BLOCK() {
+  namespace refl = reflection;
+  RegisterTraversalType(StructuralMutatorObj::_GetOrAllocRuntimeTypeIndex(),
+                        static_cast<int32_t>(sizeof(StructuralMutatorObj)));
+  RegisterMutateHooks<ArrayObj, &SeqMutate<Array<Any>, ArrayObj>, &SeqMutateInPlace<ArrayObj>>();
+  RegisterMutateHooks<ListObj, &SeqMutate<List<Any>, ListObj>, &SeqMutateInPlace<ListObj>>();
+  RegisterMutateHooks<MapObj, &MapMutate<Map<Any, Any>, MapObj>, &MapMutateInPlace<MapObj>>();
+  RegisterMutateHooks<DictObj, &MapMutate<Dict<Any, Any>, DictObj>, &MapMutateInPlace<DictObj>>();
+  RegisterMutateHooks<StringObj, &LeafMutate, &LeafMutate>();
+  RegisterMutateHooks<BytesObj, &LeafMutate, &LeafMutate>();
+  refl::GlobalDef()
+      .def("ffi.StructuralMap", MapWithCallbacks,
+           "Map root with (type index, callback) lists and a walk order; returns the result")
+      .def("ffi.StructuralMutate", MutateWithCallbacks,
+           "Mutate root with (type index, callback, accepts_mode) entries owning the rewrite")
+      .def(
+          "ffi.StructuralMutatorMutate",
+          [](const StructuralMutator& mutator, AnyView value) {
+            return MutableMutator(mutator)->Mutate(value).ValueOrUnchanged(value);
+          },
+          "Rewrite value through the mutator's dispatch")
+      .def(
+          "ffi.StructuralMutatorDefaultMutate",
+          [](const StructuralMutator& mutator, AnyView value) {
+            return MutableMutator(mutator)->DefaultMutateExpected(value).value().ValueOrUnchanged(
+                value);
+          },
+          "Rewrite value by its registered hook or reflected fields")
+      .def(
+          "ffi.StructuralMutatorVarRemapGet",
+          [](const StructuralMutator& mutator, AnyView var) {
+            return MutableMutator(mutator)->VarRemapGetExpected(var).value();
+          },
+          "The replacement recorded for var, or None")
+      .def(
+          "ffi.StructuralMutatorVarRemapSet",
+          [](const StructuralMutator& mutator, AnyView var, AnyView mapped_value) {
+            MutableMutator(mutator)->VarRemapSetExpected(var, mapped_value).value();
+          },
+          "Record mapped_value as the replacement of var")
+      .def(
+          "ffi.StructuralMutatorDefRegionKind",
+          [](const StructuralMutator& mutator) -> int {
+            return static_cast<int>(mutator->def_region_kind());
+          },
+          "The mutator's current def-region kind")
+      .def(
+          "ffi.StructuralMutatorWithDefRegionKind",
+          [](const StructuralMutator& mutator, int kind, const Function& callback) -> Any {
+            TVMFFIDefRegionKind checked = CheckedDefRegionKind(kind);
+            return MutableMutator(mutator)->WithDefRegionKind(checked,
+                                                              [&]() { return callback(); });
+          },
+          "Call callback() with the mutator's def-region kind set to kind");
+}
+
+}  // namespace ffi
+}  // namespace tvm
