@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import contextlib
 import getpass
 import os
-import sys
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Callable, TypeVar
+
+from ..utils.lockfile import FileLock
 
 _R = TypeVar("_R")
 
@@ -44,46 +43,6 @@ def _ensure_gpu_lock_path() -> Path:
     return _GPU_LOCK_PATH
 
 
-@contextlib.contextmanager
-def _exclusive_lock(path: Path) -> Iterator[None]:
-    """Hold an exclusive lock on ``path`` (created if missing), waiting for other holders."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        _lock_fd(fd)
-        try:
-            yield
-        finally:
-            _unlock_fd(fd)
-    finally:
-        os.close(fd)
-
-
-if sys.platform == "win32":
-    import msvcrt
-
-    def _lock_fd(fd: int) -> None:
-        # LK_LOCK gives up after ten one-second retries; keep waiting like flock does.
-        while True:
-            try:
-                msvcrt.locking(fd, msvcrt.LK_LOCK, 1)
-                return
-            except OSError:
-                continue
-
-    def _unlock_fd(fd: int) -> None:
-        os.lseek(fd, 0, os.SEEK_SET)
-        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
-
-else:
-    import fcntl
-
-    def _lock_fd(fd: int) -> None:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-
-    def _unlock_fd(fd: int) -> None:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-
-
 def run_with_gpu_lock(func: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R:
     """Call ``func(*args, **kwargs)`` while holding the machine-local GPU lock.
 
@@ -106,5 +65,5 @@ def run_with_gpu_lock(func: Callable[..., _R], /, *args: Any, **kwargs: Any) -> 
     result
         What ``func`` returns; what it raises propagates after the lock is released.
     """
-    with _exclusive_lock(_ensure_gpu_lock_path()):
+    with FileLock(str(_ensure_gpu_lock_path())):
         return func(*args, **kwargs)
