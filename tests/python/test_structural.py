@@ -6,6 +6,8 @@ Expected values marked "Apache" were printed by Apache tvm_ffi 0.1.15.post2 for 
 
 from __future__ import annotations
 
+import operator
+import sys
 import typing
 from typing import Any, Callable
 
@@ -426,6 +428,10 @@ def test_walk_malformed_callbacks_raise_type_error(callbacks: Any) -> None:
         structural_walk([1], (), callbacks)
 
 
+# `int | None` (Python >= 3.10 only).
+_PEP604_UNIONS = [operator.or_(int, type(None))] if sys.version_info >= (3, 10) else []
+
+
 @pytest.mark.parametrize(
     "callback_type",
     [
@@ -434,7 +440,7 @@ def test_walk_malformed_callbacks_raise_type_error(callbacks: Any) -> None:
         tuple,
         tuple[int, int],
         typing.Optional[int],
-        int | None,
+        *_PEP604_UNIONS,
         typing.Union[int, str],
         5,
         "int",
