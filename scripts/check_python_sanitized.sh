@@ -15,7 +15,9 @@ MODE="${1:-address}"
 #   library without the sanitizer runtime first, which the sanitizers refuse at start-up;
 # - nvcc, run by the CUDA JIT and CUDA header tests, crashes with the runtimes preloaded;
 # - compiling each header alone involves no runtime (the main test run has it).
+# The downstream TVM test loads the uninstrumented 260 MB TVM compiler: the plain run covers it.
 deselect=(
+  --deselect tests/python/test_downstream_tvm.py
   --deselect tests/python/test_abi_symbols.py::test_needs_only_system_libraries
   --deselect tests/python/test_binary_compat.py
   --deselect tests/python/test_module_compat.py::test_module_virtuals_across_runtimes

@@ -51,3 +51,4 @@ else
 fi
 install_python_packages
 bash "$(dirname "${BASH_SOURCE[0]}")/fetch_reference_wheels.sh"
+bash "$(dirname "${BASH_SOURCE[0]}")/fetch_downstream_packages.sh"

@@ -243,10 +243,15 @@ def _add_class_attrs(cls: type, info: Any) -> None:
 
 
 def _find_initializer(info: Any) -> Function | None:
+    """The ``__ffi_init__`` of the nearest type that has one: a reflected method, or the type
+    attribute that C++ ``ObjectDef`` registers (Apache 0.1.15)."""
     while info is not None:
         for method in info.methods:
             if method.name == "__ffi_init__":
                 return method.func
+        constructor = core._lookup_type_attr(info.type_index, "__ffi_init__")
+        if constructor is not None:
+            return constructor
         info = info.parent_type_info
     return None
 

@@ -181,21 +181,11 @@ Function MakeFieldInit(int32_t type_index) {
   });
 }
 
-/// Whether a type index is registered (TVMFFIGetTypeInfo aborts on unknown ones).
-bool IsRegisteredTypeIndex(int32_t type_index) {
-  for (const std::string& key : RegisteredTypeKeys()) {
-    TVMFFIByteArray name{key.data(), key.size()};
-    int32_t index = -1;
-    if (TVMFFITypeKeyToIndex(&name, &index) == 0 && index == type_index) return true;
-  }
-  return false;
-}
-
 void RegisterFFIInit(int32_t type_index) {
-  if (!IsRegisteredTypeIndex(type_index)) {
+  const TVMFFITypeInfo* info = FindTypeInfo(type_index);
+  if (info == nullptr) {
     TVM_FFI_THROW(ValueError) << "ffi._RegisterFFIInit: unknown type index " << type_index;
   }
-  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
   if (!reflection::HasCreator(info)) {
     TVM_FFI_THROW(ValueError) << "ffi._RegisterFFIInit: type `"
                               << std::string(info->type_key.data, info->type_key.size)

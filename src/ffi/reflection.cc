@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // reflection.cc: runtime global functions built on the reflection tables.
 //
-//   ffi.MakeObjectFromPackedArgs(type_key: str, "field", value, "field", value, ...) -> Object
+//   ffi.MakeObjectFromPackedArgs(type_key: str | type_index: int, "field", value, ...) -> Object
 //     The object is made by the creator in the type's metadata. Each named reflected field
 //     (ancestors' fields included) is set from its value through its setter; a field not named
 //     takes its default, and one without a default raises TypeError, as do an unknown or
@@ -23,6 +23,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "runtime_internal.h"
 
 namespace tvm {
 namespace ffi {
@@ -116,11 +118,28 @@ void SetPositionalFields(const std::vector<const TVMFFIFieldInfo*>& fields, Pack
   }
 }
 
+/// The type named by the first argument: a type key or a type index.
+const TVMFFITypeInfo* TargetTypeInfo(AnyView target) {
+  if (std::optional<int32_t> index = target.try_cast<int32_t>()) {
+    const TVMFFITypeInfo* info = FindTypeInfo(*index);
+    if (info == nullptr) {
+      TVM_FFI_THROW(ValueError) << kMakeObject << ": unknown type index " << *index;
+    }
+    return info;
+  }
+  std::optional<String> key = target.try_cast<String>();
+  if (!key.has_value()) {
+    TVM_FFI_THROW(TypeError) << kMakeObject << ": the first argument must be a type key (str) "
+                             << "or a type index (int), got `" << target.GetTypeKey() << "`";
+  }
+  return reflection::GetTypeInfoByKey(key->view());
+}
+
 void MakeObjectFromPackedArgs(PackedArgs args, Any* ret) {
   if (args.size() < 1) {
     TVM_FFI_THROW(TypeError) << kMakeObject << ": expected a type key argument";
   }
-  const TVMFFITypeInfo* info = reflection::GetTypeInfoByKey(args[0].cast<String>().view());
+  const TVMFFITypeInfo* info = TargetTypeInfo(args[0]);
   ObjectRef obj = reflection::CreateEmptyObject(info);
   std::vector<const TVMFFIFieldInfo*> fields = AllFields(info);
   size_t num_values = static_cast<size_t>(args.size() - 1);

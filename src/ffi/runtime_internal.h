@@ -35,6 +35,10 @@ inline AnyView TypeAttrValue(const char* name, int32_t type_index) {
 /// Type keys of every registered type.
 std::vector<std::string> RegisteredTypeKeys();
 
+/// The type info of type_index, or nullptr when no type has that index (TVMFFIGetTypeInfo
+/// aborts on those).
+const TVMFFITypeInfo* FindTypeInfo(int32_t type_index);
+
 /// Creates a heap String object (index 65) even for short text.
 Any MakeHeapString(std::string text);
 

@@ -80,6 +80,11 @@ class TypeTable {
     return index;
   }
 
+  const TVMFFITypeInfo* FindInfo(int32_t index) const {
+    TypeEntry* entry = Lookup(index);
+    return entry == nullptr ? nullptr : &entry->info;
+  }
+
   const TVMFFITypeInfo* GetInfo(int32_t index) const {
     TypeEntry* entry = Lookup(index);
     if (entry == nullptr)
@@ -348,6 +353,10 @@ std::string_view ToView(const TVMFFIByteArray* arr) {
 
 /// Type keys of every registered type (used by ffi.GetRegisteredTypeKeys).
 std::vector<std::string> RegisteredTypeKeys() { return TypeTable::Global()->RegisteredKeys(); }
+
+const TVMFFITypeInfo* FindTypeInfo(int32_t type_index) {
+  return TypeTable::Global()->FindInfo(type_index);
+}
 
 }  // namespace ffi
 }  // namespace tvm

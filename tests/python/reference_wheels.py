@@ -28,15 +28,19 @@ def reference_root(version: str) -> Path | None:
     return root if has_runtime and has_headers else None
 
 
-def missing_reference(version: str) -> None:
-    """Skip (locally) or fail (in CI) because reference ``version`` is not in the cache."""
-    message = (
-        f"reference wheel apache-tvm-ffi=={version} is not in '{CACHE_DIR}'; "
-        "run scripts/fetch_reference_wheels.sh (it needs access to PyPI)"
-    )
+def missing_compat_input(message: str) -> None:
+    """Skip (locally) or fail (in CI) because a compatibility test's input is missing."""
     if os.environ.get("CI"):
         pytest.fail(f"compatibility inputs missing in CI: {message}")
     pytest.skip(message)
+
+
+def missing_reference(version: str) -> None:
+    """Skip (locally) or fail (in CI) because reference ``version`` is not in the cache."""
+    missing_compat_input(
+        f"reference wheel apache-tvm-ffi=={version} is not in '{CACHE_DIR}'; "
+        "run scripts/fetch_reference_wheels.sh (it needs access to PyPI)"
+    )
 
 
 def require_reference(version: str) -> Path:

@@ -23,7 +23,8 @@ def _header_version() -> str:
         re.search(rf"#define\s+TVM_FFI_VERSION_{part}\s+(\d+)", text).group(1)
         for part in ("MAJOR", "MINOR", "PATCH")
     ]
-    return ".".join(parts)
+    suffix = re.search(r'#define\s+TVM_FFI_VERSION_SUFFIX\s+"([^"]*)"', text).group(1)
+    return ".".join(parts) + suffix
 
 
 def _config(script: str, *flags: str) -> list[str]:
@@ -38,7 +39,8 @@ def test_version_matches_installed_header() -> None:
 
 
 def test_version_tuple_matches_version() -> None:
-    assert ".".join(str(p) for p in tvm_ffi.__version_tuple__[:3]) == tvm_ffi.__version__
+    assert ".".join(str(p) for p in tvm_ffi.__version_tuple__) == tvm_ffi.__version__
+    assert all(isinstance(p, int) for p in tvm_ffi.__version_tuple__[:3])
 
 
 def test_library_is_loaded_from_package() -> None:

@@ -61,7 +61,10 @@
 /*! \brief Minor version of the ABI. */
 #define TVM_FFI_VERSION_MINOR 1
 /*! \brief Patch level: the ABI level of the reference headers this header matches. */
-#define TVM_FFI_VERSION_PATCH 14
+#define TVM_FFI_VERSION_PATCH 15
+/*! \brief Release suffix of the package version ("" or ".postN"): the full version is
+ * MAJOR.MINOR.PATCH followed by it (e.g. 0.1.15.post2, the Apache release this one matches). */
+#define TVM_FFI_VERSION_SUFFIX ".post2"
 
 #ifdef __cplusplus
 extern "C" {

@@ -138,13 +138,17 @@ cdef class Device:
         return (type(self), (self.cdevice.device_type, self.cdevice.device_id))
 
 
-# The class that device() builds and that returned devices use (core._set_class_device).
-cdef object _CLASS_DEVICE = Device
+# The class that device() builds and that returned devices use (core._set_class_device). The
+# C-level copy serves the return path; ``_CLASS_DEVICE`` is the Python-visible name upstream has.
+cdef object _device_class = Device
+_CLASS_DEVICE = Device
 
 
 def _set_class_device(cls) -> None:
-    """Makes ``device()`` and returned device values use ``cls`` (a Device subclass)."""
-    global _CLASS_DEVICE
+    """Makes ``device()`` build with ``cls``, and returned devices be ``cls`` instances when it
+    is a Device subclass (any other callable only serves ``device()``)."""
+    global _device_class, _CLASS_DEVICE
+    _device_class = cls
     _CLASS_DEVICE = cls
 
 
@@ -163,15 +167,15 @@ def device(device_type, index=None):
     Device
         The device.
     """
-    return _CLASS_DEVICE(device_type, index)
+    return _device_class(device_type, index)
 
 
 cdef object make_device(DLDevice value):
     cdef Device result
-    if _CLASS_DEVICE is Device:
+    if _device_class is Device:
         result = Device.__new__(Device)
-    elif isinstance(_CLASS_DEVICE, type) and issubclass(_CLASS_DEVICE, Device):
-        result = _CLASS_DEVICE.__new__(_CLASS_DEVICE)
+    elif isinstance(_device_class, type) and issubclass(_device_class, Device):
+        result = _device_class.__new__(_device_class)
     else:
         result = Device.__new__(Device)
     result.cdevice = value

@@ -140,6 +140,23 @@ cdef object tensor_to_capsule(Tensor tensor, bint versioned):
     return result
 
 
+# The class of returned tensors (core._set_class_tensor); the Python-visible name upstream has.
+_CLASS_TENSOR = Tensor
+
+
+def _set_class_tensor(cls) -> None:
+    """Makes returned tensors, and those :func:`from_dlpack` makes, instances of ``cls``.
+
+    ``cls`` must be a subclass of :class:`Tensor` with the same instance layout (a framework's
+    own tensor class, declared with ``__slots__ = ()``).
+    """
+    global _CLASS_TENSOR
+    if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+        raise TypeError(f"_set_class_tensor() expects a subclass of Tensor, got {cls!r}")
+    _register_object_class(kTVMFFITensor, cls)
+    _CLASS_TENSOR = cls
+
+
 cdef object make_tensor_from_borrowed(const DLTensor* tensor):
     """A Tensor that views a borrowed DLTensor* without owning it (valid during the call)."""
     cdef TVMFFIObjectHandle handle = NULL
