@@ -232,7 +232,7 @@ def test_compile_error_carries_compiler_message(cache_dir):
     with pytest.raises(RuntimeError) as info:
         tvm_ffi.cpp.load_inline("jit_broken", cpp_sources=source, functions="broken")
     message = str(info.value)
-    assert message.startswith("ninja exited with status 1\nstdout: ")
+    assert message.startswith("ninja exited with status 1\nstdout:\n")
     assert "undeclared_thing_xyz" in message
     assert not list(cache_dir.glob("jit_broken_*/*.so"))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import logging
 import os
 import shlex
 import subprocess
@@ -14,6 +15,9 @@ from pathlib import Path
 
 BUILD_FILE_NAME = "build.ninja"
 _LOCK_FILE_NAME = ".tvm_ffi_build.lock"
+
+# Builds log under the name Apache's package uses, so logging configuration carries over.
+logger = logging.getLogger("tvm_ffi.cpp.extension")
 
 # Every rule writes `$out.tmp` and renames it over `$out`, so an interrupted or concurrent
 # build never leaves a half-written object or library under its final name.
@@ -134,21 +138,39 @@ def _job_count_args() -> list[str]:
     return ["-j", jobs] if jobs.isdigit() and int(jobs) > 0 else []
 
 
+def _failure_message(done: subprocess.CompletedProcess) -> str:
+    parts = [f"ninja exited with status {done.returncode}"]
+    parts += [
+        f"{name}:\n{text}"
+        for name, text in (("stdout", done.stdout), ("stderr", done.stderr))
+        if text
+    ]
+    return "\n".join(parts)
+
+
+def _log_output(done: subprocess.CompletedProcess) -> None:
+    """Log ninja's output if ``$TVM_FFI_CPP_EXTENSION_LOG_BUILD`` is ``1``/``stdout``/``stderr``."""
+    wanted = os.environ.get("TVM_FFI_CPP_EXTENSION_LOG_BUILD", "0")
+    if wanted in ("1", "stdout"):
+        logger.info("ninja build stdout:\n%s", done.stdout)
+    if wanted in ("1", "stderr"):
+        logger.info("ninja build stderr:\n%s", done.stderr)
+
+
 def run_ninja(ninja: str, build_dir: Path) -> None:
-    """Run ninja in ``build_dir`` (``$MAX_JOBS`` parallel jobs when set).
+    """Run ninja verbosely in ``build_dir`` (``$MAX_JOBS`` parallel jobs when set).
 
     Raises
     ------
     RuntimeError
-        If ninja fails; the message holds ninja's output, including the compiler's errors.
+        If ninja fails: ``"ninja exited with status N"``, then ninja's non-empty
+        ``stdout:``/``stderr:`` (the compile commands and the compiler's errors).
     """
-    command = [ninja, "-C", str(build_dir), "-f", BUILD_FILE_NAME, *_job_count_args()]
+    command = [ninja, "-v", "-C", str(build_dir), "-f", BUILD_FILE_NAME, *_job_count_args()]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
-        raise RuntimeError(
-            f"ninja exited with status {done.returncode}\n"
-            f"stdout: {done.stdout}\nstderr: {done.stderr}"
-        )
+        raise RuntimeError(_failure_message(done))
+    _log_output(done)
 
 
 @contextlib.contextmanager

@@ -117,8 +117,16 @@ def _hip_toolchain() -> GpuToolchain | None:
     return GpuToolchain("hip", hipcc, home, ("-fPIC",), link_flags)
 
 
+def _backend_override() -> str | None:
+    """Return ``$TVM_FFI_GPU_BACKEND`` when it names a backend (``cuda`` or ``hip``)."""
+    chosen = os.environ.get("TVM_FFI_GPU_BACKEND", "").lower()
+    return chosen if chosen in ("cuda", "hip") else None
+
+
 def find_gpu_toolchain(backend: str | None) -> GpuToolchain:
     """Return the GPU toolchain for ``backend``; ``None`` picks CUDA, else HIP, if installed.
+
+    With ``backend=None``, ``$TVM_FFI_GPU_BACKEND`` (``cuda`` or ``hip``) chooses instead.
 
     Raises
     ------
@@ -129,6 +137,7 @@ def find_gpu_toolchain(backend: str | None) -> GpuToolchain:
     """
     if backend not in (None, "cuda", "hip"):
         raise ValueError(f"tvm_ffi.cpp: backend must be 'cuda' or 'hip', got {backend!r}")
+    backend = backend or _backend_override()
     if backend in (None, "cuda"):
         toolchain = _cuda_toolchain()
         if toolchain is not None:
