@@ -61,6 +61,7 @@ if not _is_config_mode():
 
     from . import (
         _ffi_api,  # noqa: F401 - the ffi.* global functions as attributes, as upstream
+        _tensor,  # noqa: F401 - Shape's pickle path, as upstream
         access_path,
         core,  # noqa: F401 - the compiled core, reachable as tvm_ffi.core
         module,  # noqa: F401 - the submodule tvm_ffi.module

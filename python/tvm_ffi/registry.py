@@ -243,8 +243,10 @@ def _add_class_attrs(cls: type, info: Any) -> None:
 
 
 def _find_initializer(info: Any) -> Function | None:
-    """The ``__ffi_init__`` of the nearest type that has one: a reflected method, or the type
-    attribute that C++ ``ObjectDef`` registers (Apache 0.1.15)."""
+    """Find the ``__ffi_init__`` of the nearest type that has one.
+
+    It is a reflected method, or the type attribute C++ ``ObjectDef`` registers (0.1.15).
+    """
     while info is not None:
         for method in info.methods:
             if method.name == "__ffi_init__":

@@ -49,3 +49,11 @@ def require_reference(version: str) -> Path:
     if root is None:
         missing_reference(version)
     return root
+
+
+def require_reference_wheel(version: str) -> Path:
+    """The downloaded wheel file of ``version``; skips or fails when it is missing."""
+    wheels = sorted((CACHE_DIR / version).glob("apache_tvm_ffi-*.whl"))
+    if not wheels:
+        missing_reference(version)
+    return wheels[0]

@@ -238,7 +238,9 @@ class MyDevice(tvm_ffi.Device):
 
 
 def test_set_class_device(restore_device_class: None) -> None:
+    assert core._CLASS_DEVICE is tvm_ffi.Device
     core._set_class_device(MyDevice)
+    assert core._CLASS_DEVICE is MyDevice
     dev = tvm_ffi.device("cuda:1")
     assert type(dev) is MyDevice
     result = echo(dev)

@@ -2,7 +2,7 @@
 """Apache TVM 0.27 (the compiler whose runtime layer is tvm_ffi) runs on our package.
 
 The published ``apache-tvm`` wheel is installed with ``--no-deps`` into a throwaway venv that
-sees the installed tvm_ffi, and ``downstream/tvm_workload.py`` runs there: import, a TE kernel
+sees the installed tvm_ffi, and ``scripts/tvm_workload.py`` runs there: import, a TE kernel
 on NumPy data through DLPack, a Relax model on the VM, a JSON round trip, an exported library,
 errors raised in TVM's C++. The wheel is fetched by ``scripts/fetch_downstream_packages.sh``;
 without it the tests skip locally and fail in CI.
@@ -26,7 +26,7 @@ TVM_REQUIREMENT = "apache-tvm==0.27.0.post1"
 DOWNSTREAM_DIR = Path(
     os.environ.get("TVM_FFI_DOWNSTREAM_DIR", str(REPO_ROOT / ".cache" / "downstream"))
 )
-WORKLOAD = Path(__file__).parent / "downstream" / "tvm_workload.py"
+WORKLOAD = Path(__file__).parent / "scripts" / "tvm_workload.py"
 STEPS = [
     "import_tvm",
     "requirement_satisfied",

@@ -72,3 +72,23 @@ def test_type_final_type_attr() -> None:
     assert type_attr("testing.TestIntPair", "__ffi_type_final__") is True
     assert type_attr("testing.TestObjectBase", "__ffi_type_final__") is False
     assert type_attr("testing.TestObjectDerived", "__ffi_type_final__") is True
+
+
+def test_type_index_names_the_type() -> None:
+    index = core._object_type_key_to_index("testing.TestIntPair")
+    pair = make(index, "a", 5, "b", 6)
+    assert (type(pair).__name__, pair.a, pair.b) == ("TestIntPair", 5, 6)
+
+
+@pytest.mark.parametrize(
+    ("target", "error", "message"),
+    [
+        (2**30, ValueError, "unknown type index 1073741824"),
+        (-5, ValueError, "unknown type index -5"),
+        (1.5, TypeError, "type key \\(str\\) or a type index \\(int\\), got `float`"),
+        ("testing.NoSuchType", ValueError, "unknown type key 'testing.NoSuchType'"),
+    ],
+)
+def test_bad_type_raises(target: object, error: type, message: str) -> None:
+    with pytest.raises(error, match=message):
+        make(target, "a", 1)

@@ -351,3 +351,29 @@ def test_reregistering_larger_class_after_instances_is_value_error() -> None:
         "Cannot re-register type `testing.TestIntPair` with class `Wide`: instances were "
         "already created with the smaller class `Slim`"
     ), run.stdout
+
+
+def test_init_from_the_ffi_init_type_attribute(run_python) -> None:
+    # ObjectDef registers the field-wise constructor as a type attribute, not a method (0.1.15);
+    # a class without __init__ of its own gets it. Registered in a fresh interpreter, as the
+    # testing package's class would otherwise be replaced for every other test.
+    script = """
+import pytest, tvm_ffi, tvm_ffi.testing
+from tvm_ffi import core
+
+@tvm_ffi.register_object("testing.TestObjectPtrHolder")
+class Holder(tvm_ffi.Object):
+    pass
+
+info = Holder.__tvm_ffi_type_info__
+assert not any(m.name == "__ffi_init__" for m in info.methods)
+assert core._lookup_type_attr(info.type_index, "__ffi_init__") is not None
+value = tvm_ffi.testing.TestObjectBase(v_i64=4)
+holder = Holder(value)
+assert type(holder) is Holder and holder.value.same_as(value) and holder.optional_value is None
+assert Holder(value=value, optional_value=value).optional_value.same_as(value)
+with pytest.raises(TypeError, match="missing required argument: 'value'"):
+    Holder()
+print("constructed")
+"""
+    assert run_python("-c", script).stdout.strip() == "constructed"

@@ -7,6 +7,7 @@ import ctypes
 import gc
 import pickle
 import sys
+from collections.abc import Iterator
 
 import pytest
 from conftest import assert_refcount_stable
@@ -496,3 +497,46 @@ def test_native_allocation_with_a_zero_dimension_holds_no_data() -> None:
     tensor = empty((2**40, 0), tvm_ffi.float32)
     assert tensor.shape == (2**40, 0)
     assert tensor.numel() == 0
+
+
+class FrameworkTensor(tvm_ffi.Tensor):
+    """A framework's own tensor class, laid out as Tensor (no __dict__)."""
+
+    __slots__ = ()
+
+    def total(self) -> float:
+        return float(sum(np.from_dlpack(self)))
+
+
+class TensorWithDict(tvm_ffi.Tensor):
+    pass
+
+
+@pytest.fixture
+def restore_tensor_class() -> Iterator[None]:
+    yield
+    core._set_class_tensor(tvm_ffi.Tensor)
+
+
+def test_set_class_tensor(restore_tensor_class: None) -> None:
+    core._set_class_tensor(FrameworkTensor)
+    assert core._CLASS_TENSOR is FrameworkTensor
+    made = tvm_ffi.from_dlpack(np.arange(4, dtype="float32"))
+    assert type(made) is FrameworkTensor and made.total() == 6.0
+    assert type(tvm_ffi.get_global_func("testing.echo")(made)) is FrameworkTensor
+    core._set_class_tensor(tvm_ffi.Tensor)
+    assert type(tvm_ffi.from_dlpack(np.arange(4, dtype="float32"))) is tvm_ffi.Tensor
+
+
+@pytest.mark.parametrize("cls", [int, object, None, tvm_ffi.Object])
+def test_set_class_tensor_rejects_other_classes(cls: object) -> None:
+    with pytest.raises(TypeError, match="expects a subclass of Tensor"):
+        core._set_class_tensor(cls)
+    assert core._CLASS_TENSOR is tvm_ffi.Tensor
+
+
+def test_set_class_tensor_rejects_a_larger_layout(restore_tensor_class: None) -> None:
+    tvm_ffi.from_dlpack(np.arange(2, dtype="float32"))  # tensors exist with the base class
+    with pytest.raises(ValueError, match="instances were already created with the smaller"):
+        core._set_class_tensor(TensorWithDict)
+    assert type(tvm_ffi.from_dlpack(np.arange(2, dtype="float32"))) is tvm_ffi.Tensor

@@ -138,6 +138,16 @@ cdef class Device:
         return (type(self), (self.cdevice.device_type, self.cdevice.device_id))
 
 
+def _create_device_from_tuple(cls, device_type, device_id):
+    """A ``cls`` device of ``(device_type, device_id)``: the constructor in Apache's pickles."""
+    if not (isinstance(cls, type) and issubclass(cls, Device)):
+        raise TypeError(f"_create_device_from_tuple() expects a Device subclass, got {cls!r}")
+    cdef Device value = Device(device_type, device_id)
+    cdef Device result = cls.__new__(cls)
+    result.cdevice = value.cdevice
+    return result
+
+
 # The class that device() builds and that returned devices use (core._set_class_device). The
 # C-level copy serves the return path; ``_CLASS_DEVICE`` is the Python-visible name upstream has.
 cdef object _device_class = Device

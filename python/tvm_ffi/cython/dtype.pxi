@@ -77,6 +77,17 @@ cdef inline object make_data_type(DLDataType value):
 
 
 # The Python ``tvm_ffi.dtype`` class (installed by tvm_ffi._dtype), and the dtype values already
+def _create_cdtype_from_tuple(cls, code, bits, lanes):
+    """A ``cls`` data type of DLPack ``(code, bits, lanes)``: the constructor in Apache's
+    pickles."""
+    if not (isinstance(cls, type) and issubclass(cls, DataType)):
+        raise TypeError(f"_create_cdtype_from_tuple() expects a DataType subclass, got {cls!r}")
+    cdef DataType value = DataType._from_dlpack(code, bits, lanes)
+    cdef DataType result = cls.__new__(cls)
+    result.cdtype = value.cdtype
+    return result
+
+
 # returned, by packed (code, bits, lanes): a dtype is an immutable str, so results can share them.
 cdef object _CLASS_DTYPE = None
 cdef dict _RETURNED_DTYPES = {}

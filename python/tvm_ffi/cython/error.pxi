@@ -36,6 +36,13 @@ class Error(Object):
             TVMFFIObjectDecRef(this.chandle)  # __init__ called again
         this.chandle = handle
 
+    def __reduce__(self):
+        """Pickles by value, as Apache does: ``Error(kind, message, backtrace)``; the
+        ``extra_context`` payload is not kept."""
+        if (<CObject>self).chandle == NULL:
+            return (_new_object, (Error,))
+        return (Error, (self.kind, self.message, self.backtrace))
+
     @property
     def kind(self) -> str:
         """The error kind, named after a Python exception class (e.g. ``"ValueError"``)."""

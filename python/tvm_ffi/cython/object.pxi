@@ -71,7 +71,8 @@ cdef class CObject:
         return object_repr(self)
 
     def __reduce__(self):
-        return (_OBJECT_FROM_STATE, (self.__getstate__(),))
+        # Apache's form, so that pickles cross between the two packages both ways.
+        return (_new_object, (type(self),), self.__getstate__())
 
     def __getstate__(self):
         """``{"handle": <JSON graph str>}``, or ``{"handle": None}`` for a NULL object."""
@@ -85,6 +86,13 @@ cdef class CObject:
         if not isinstance(rebuilt, CObject):
             raise TypeError(f"the pickled state of '{type(self).__name__}' is not an object")
         self.__move_handle_from__(rebuilt)
+
+
+def _new_object(cls):
+    """An empty instance of ``cls`` whose ``__setstate__`` fills it (the pickle constructor)."""
+    if not isinstance(cls, type):
+        raise TypeError(f"_new_object() expects a class, got {type(cls).__name__}")
+    return cls.__new__(cls)
 
 
 cdef object _OBJECT_GET_STATE = None

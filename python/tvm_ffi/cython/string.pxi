@@ -103,6 +103,10 @@ class Shape(tuple, PyNativeObject):
     def __reduce__(self):
         return (Shape, (tuple(self),))
 
+    def __setstate__(self, state):
+        """Accepts the state in Apache's pickles of a Shape (its cached object), which this
+        Shape, built from its values, already has."""
+
 
 cdef object make_shape_result(TVMFFIObjectHandle handle):
     """A Shape tuple for an owned ffi.Shape handle (the reference moves into the cache)."""

@@ -39,6 +39,7 @@ def aligned_copy(values: np.ndarray, alignment: int = 64) -> np.ndarray:
 @step
 def import_tvm(state: dict[str, Any]) -> str:
     import tvm
+
     import tvm_ffi
 
     state["tvm"] = tvm
@@ -91,9 +92,9 @@ def relax_matmul_relu(state: dict[str, Any]) -> str:
     @tvm.script.ir_module
     class Module:
         @R.function
-        def main(
-            x: R.Tensor((4, 8), "float32"), w: R.Tensor((8, 3), "float32")
-        ) -> R.Tensor((4, 3), "float32"):
+        def main(x: R.Tensor((4, 8), "float32"), w: R.Tensor((8, 3), "float32")) -> R.Tensor(
+            (4, 3), "float32"
+        ):
             with R.dataflow():
                 y = R.matmul(x, w)
                 z = R.nn.relu(y)
@@ -166,7 +167,7 @@ def main() -> int:
     for name, func in STEPS:
         try:
             detail, ok = func(state), True
-        except BaseException:  # noqa: BLE001 - every failure is reported, none stops the run
+        except BaseException:
             detail, ok = traceback.format_exc(), False
         print(json.dumps({"step": name, "ok": ok, "detail": detail}), flush=True)
     return 0

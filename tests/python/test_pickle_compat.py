@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Pickles cross between our package and Apache's 0.1.15.post2 in both directions.
+
+Apache's wheel is installed into a throwaway venv, where it shadows ours; the same script
+(``scripts/pickle_values.py``) pickles a set of values on each side. Each side must read the
+other's pickles exactly as it reads its own.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from reference_wheels import require_reference_wheel
+
+SCRIPT = Path(__file__).parent / "scripts" / "pickle_values.py"
+NAMES = [
+    "array",
+    "nested",
+    "map",
+    "list",
+    "dict",
+    "long_string",
+    "long_bytes",
+    "shape",
+    "device",
+    "dtype",
+    "vector_dtype",
+    "data_type",
+    "int_pair",
+    "object_base",
+    "object_derived",
+    "shared_objects",
+    "access_path",
+    "structural_key",
+    "error",
+]
+
+
+def _run(python: str | Path, *args: str | Path, cwd: Path) -> str:
+    result = subprocess.run(
+        [str(python), str(SCRIPT), *map(str, args)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=cwd,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+@pytest.fixture(scope="module")
+def descriptions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    """``{"<reader> reads <writer>": {name: description}}`` for the four pairings."""
+    wheel = require_reference_wheel("0.1.15.post2")
+    work = tmp_path_factory.mktemp("pickles")
+    venv = work / "apache"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", venv], check=True)
+    subprocess.run(
+        [venv / "bin" / "python", "-m", "pip", "install", "-q", "--no-deps", "--no-index", wheel],
+        check=True,
+        capture_output=True,
+    )
+    pythons = {"ours": sys.executable, "apache": venv / "bin" / "python"}
+    for side, python in pythons.items():
+        _run(python, "dump", work / f"{side}.pkl", cwd=work)
+    results = {}
+    for reader, python in pythons.items():
+        for writer in pythons:
+            text = _run(python, "load", work / f"{writer}.pkl", cwd=work)
+            results[f"{reader} reads {writer}"] = json.loads(text)
+    assert "tvm_ffi._tensor.Shape" in str(results["apache reads apache"]["shape"])
+    return results
+
+
+def test_every_value_pickles_on_both_sides(descriptions: dict[str, dict[str, Any]]) -> None:
+    for pairing in ("ours reads ours", "apache reads apache"):
+        assert list(descriptions[pairing]) == NAMES
+        failed = {k: v for k, v in descriptions[pairing].items() if v[0] == "error"}
+        assert not failed, f"{pairing}: {failed}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_we_read_apache_pickles(descriptions: dict[str, dict[str, Any]], name: str) -> None:
+    assert descriptions["ours reads apache"][name] == descriptions["ours reads ours"][name]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_apache_reads_our_pickles(descriptions: dict[str, dict[str, Any]], name: str) -> None:
+    assert descriptions["apache reads ours"][name] == descriptions["apache reads apache"][name]
