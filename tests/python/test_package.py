@@ -163,3 +163,18 @@ def test_downstream_cmake_project_builds_and_runs(tmp_path: Path, config_script:
         )
         # TVMFFIGetVersion gives the ABI triple, the package version without its suffix.
         assert result.stdout.strip() == ".".join(map(str, tvm_ffi.__version_tuple__[:3]))
+
+
+def test_version_module_has_upstream_names() -> None:
+    from tvm_ffi import _version
+
+    assert _version.version == _version.__version__ == tvm_ffi.__version__
+    assert _version.version_tuple == _version.__version_tuple__ == tvm_ffi.__version_tuple__
+    assert _version.commit_id is None and _version.__commit_id__ is None
+
+
+def test_convert_module_path() -> None:
+    from tvm_ffi import _convert
+
+    assert _convert.convert is tvm_ffi.convert and _convert.convert_func is tvm_ffi.convert_func
+    assert tvm_ffi.CContainerBase is tvm_ffi.core.CContainerBase

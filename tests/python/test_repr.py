@@ -98,3 +98,12 @@ def test_str_of_container_equals_repr() -> None:
 
 def test_repr_null_object() -> None:
     assert repr(tvm_ffi.Object()) == "Object(chandle=None)"
+
+
+def test_object_repr_function() -> None:
+    pair = make_int_pair(1, 2)
+    assert core.object_repr(pair) == repr(pair) == "testing.TestIntPair(a=1, b=2)"
+    empty = type(pair).__new__(type(pair))
+    assert core.object_repr(empty) == f"{type(pair).__name__}(chandle=None)"
+    with pytest.raises(TypeError):
+        core.object_repr(None)

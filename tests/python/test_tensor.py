@@ -540,3 +540,19 @@ def test_set_class_tensor_rejects_a_larger_layout(restore_tensor_class: None) ->
     with pytest.raises(ValueError, match="instances were already created with the smaller"):
         core._set_class_tensor(TensorWithDict)
     assert type(tvm_ffi.from_dlpack(np.arange(2, dtype="float32"))) is tvm_ffi.Tensor
+
+
+def test_dltensor_test_wrapper_publishes_an_exchange_api() -> None:
+    data = np.arange(6, dtype="float32")
+    wrapper = core.DLTensorTestWrapper(tvm_ffi.from_dlpack(data))
+    capsule = type(wrapper).__dlpack_c_exchange_api__
+    assert type(capsule).__name__ == "PyCapsule" and "dlpack_exchange_api" in repr(capsule)
+    assert wrapper.__dlpack_device__() == (1, 0)
+    assert wrapper.__tvm_ffi_env_stream__() == 0
+    np.testing.assert_array_equal(np.from_dlpack(wrapper), data)
+    through_api = tvm_ffi.from_dlpack(wrapper)
+    assert through_api.data_ptr() == data.ctypes.data
+    echoed = tvm_ffi.get_global_func("testing.echo")(wrapper)
+    assert isinstance(echoed, tvm_ffi.Tensor) and echoed.data_ptr() == data.ctypes.data
+    with pytest.raises(TypeError):
+        core.DLTensorTestWrapper(data)

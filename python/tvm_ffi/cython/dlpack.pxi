@@ -6,6 +6,7 @@ from cpython.pycapsule cimport (
     PyCapsule_GetName,
     PyCapsule_GetPointer,
     PyCapsule_IsValid,
+    PyCapsule_New,
     PyCapsule_SetName,
 )
 

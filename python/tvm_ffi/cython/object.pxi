@@ -66,8 +66,6 @@ cdef class CObject:
         self.__move_handle_from__(result)
 
     def __repr__(self):
-        if self.chandle == NULL:
-            return f"{type(self).__name__}(chandle=None)"
         return object_repr(self)
 
     def __reduce__(self):
@@ -322,8 +320,11 @@ cdef str type_key_of_index(int32_t type_index):
     return byte_array_to_str(TVMFFIGetTypeInfo(type_index).type_key)
 
 
-cdef str object_repr(CObject obj):
-    """repr through the native printer when present, else the type key and address."""
+def object_repr(CObject obj not None) -> str:
+    """The repr of an object through the native printer (``ffi.ReprPrint``) when present,
+    else its type key and address; ``<Class>(chandle=None)`` for one without a handle."""
+    if obj.chandle == NULL:
+        return f"{type(obj).__name__}(chandle=None)"
     printer = _get_global_func_or_none("ffi.ReprPrint")
     if printer is not None:
         try:
