@@ -10,6 +10,7 @@ from .core import (  # noqa: F401 - _parse_backtrace is part of tvm_ffi.error's 
     ERROR_NAME_TO_TYPE,
     ERROR_TYPE_TO_NAME,
     Error,
+    _builtin_exception_class,
     _parse_backtrace,
     _traceback_from_backtrace,
 )
@@ -51,7 +52,7 @@ def register_error(
         return _register(name_or_cls.__name__, name_or_cls)
     if name_or_cls is not None and not isinstance(name_or_cls, str):
         raise TypeError(
-            f"register_error expects an error kind (str) or an exception class, "
+            "register_error(): expected an error kind (str) or an exception class, "
             f"got '{type(name_or_cls).__name__}'"
         )
     name = name_or_cls
@@ -66,7 +67,20 @@ def register_error(
 
 def _register(name: str, cls: type) -> type:
     if not (isinstance(cls, type) and issubclass(cls, BaseException)):
-        raise TypeError(f"register_error expects an exception class, got {cls!r}")
+        raise TypeError(f"register_error(): expected an exception class, got {cls!r}")
+    builtin = _builtin_exception_class(name)
+    if builtin is not None and builtin is not cls:
+        raise ValueError(
+            f"register_error(): '{name}' is the name of a built-in exception, which errors of "
+            f"that kind already map to; register {cls.__qualname__} under another name"
+        )
+    try:
+        cls("message")
+    except Exception as err:
+        raise TypeError(
+            f"register_error(): {cls.__qualname__} cannot be built from one message argument "
+            f"({type(err).__name__}: {err}); errors coming from native code are built that way"
+        ) from None
     ERROR_NAME_TO_TYPE[name] = cls
     ERROR_TYPE_TO_NAME[cls] = name
     return cls

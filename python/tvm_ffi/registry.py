@@ -65,7 +65,7 @@ def register_global_func(
 
     Raises
     ------
-    ValueError
+    TypeError
         If ``func_name`` is neither a str nor a callable.
     RuntimeError
         If the name is taken and ``override`` is False.
@@ -73,7 +73,10 @@ def register_global_func(
     if callable(func_name) and f is None:
         return core._register_global_func(func_name.__name__, func_name, override)
     if not isinstance(func_name, str):
-        raise ValueError("expect string function name")
+        raise TypeError(
+            "register_global_func(): expected a function name (str) or a callable, "
+            f"got '{type(func_name).__name__}'"
+        )
     name = func_name
     if f is not None:
         return core._register_global_func(name, f, override)
@@ -219,6 +222,8 @@ def register_object(type_key: str | type | None = None, *, init: bool = True) ->
 
 
 def _register_class(cls: type, type_key: str, init: bool) -> type:
+    if not (isinstance(cls, type) and issubclass(cls, (core.Object, core.PyNativeObject))):
+        raise TypeError(f"register_object(): expected a subclass of tvm_ffi.Object, got {cls!r}")
     if _SKIP_UNKNOWN_OBJECTS and core._object_type_key_to_index(type_key) is None:
         return cls
     info = core._lookup_or_register_type_info_from_type_key(type_key)
@@ -242,20 +247,22 @@ def _add_class_attrs(cls: type, info: Any) -> None:
         setattr(cls, method.name, method.as_callable(cls))
 
 
-def _find_initializer(info: Any) -> Function | None:
-    """Find the ``__ffi_init__`` of the nearest type that has one.
+def _find_initializer(info: Any) -> tuple[Function | None, bool]:
+    """Find the ``__ffi_init__`` of the nearest type that has one, and if it takes keywords.
 
-    It is a reflected method, or the type attribute C++ ``ObjectDef`` registers (0.1.15).
+    It is a reflected method, or the type attribute C++ ``ObjectDef`` registers (0.1.15). A
+    method with a typed signature (``refl::init<Args...>``) takes positional arguments only;
+    the field-wise type attribute and packed methods take keywords (``KWARGS``).
     """
     while info is not None:
         for method in info.methods:
             if method.name == "__ffi_init__":
-                return method.func
+                return method.func, "type_schema" not in (method.metadata or {})
         constructor = core._lookup_type_attr(info.type_index, "__ffi_init__")
         if constructor is not None:
-            return constructor
+            return constructor, True
         info = info.parent_type_info
-    return None
+    return None, False
 
 
 def _kwargs_tail(kwargs: dict[str, Any]) -> list[Any]:
@@ -270,10 +277,16 @@ def _kwargs_tail(kwargs: dict[str, Any]) -> list[Any]:
 
 
 def _add_init(cls: type, info: Any) -> None:
-    constructor = _find_initializer(info)
+    constructor, takes_keywords = _find_initializer(info)
     if constructor is not None:
+        name = cls.__name__
 
         def __ffi_init__(self: Any, *args: Any, **kwargs: Any) -> None:
+            if kwargs and not takes_keywords:
+                raise TypeError(
+                    f"{name}(): the native constructor takes positional arguments only; "
+                    f"got keyword argument(s) {', '.join(map(repr, kwargs))}"
+                )
             self.__init_handle_by_constructor__(constructor, *args, *_kwargs_tail(kwargs))
 
         cls.__ffi_init__ = __ffi_init__

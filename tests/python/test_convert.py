@@ -310,8 +310,13 @@ def test_exception_becomes_error() -> None:
     assert result.message == "bad value"
 
 
-def test_unregistered_exception_becomes_runtime_error_kind() -> None:
-    assert echo(ZeroDivisionError("zero")).kind == "RuntimeError"
+def test_unregistered_exception_kind_is_its_builtin_class() -> None:
+    assert echo(ZeroDivisionError("zero")).kind == "ZeroDivisionError"
+
+    class NotBuiltin(Exception):
+        pass
+
+    assert echo(NotBuiltin("x")).kind == "Exception"
 
 
 def test_object_convertible_uses_asobject() -> None:

@@ -77,12 +77,38 @@ def test_native_error_kind_maps_to_class(kind: type[BaseException]) -> None:
     assert type(info.value) is kind
 
 
-@pytest.mark.parametrize("kind", ["NotImplementedError", "InternalError", "ZeroDivisionError"])
-def test_unregistered_native_kind_becomes_runtime_error(kind: str) -> None:
+@pytest.mark.parametrize("kind", ["InternalError", "NoSuchErrorKind", "print", "int"])
+def test_unknown_native_kind_becomes_runtime_error(kind: str) -> None:
     with pytest.raises(RuntimeError, match="other kind") as info:
         raise_error(kind, "other kind")
     assert type(info.value) is RuntimeError
     assert info.value.__tvm_ffi_error__.kind == kind
+
+
+BUILTIN_KINDS = [
+    NotImplementedError,
+    ZeroDivisionError,
+    OSError,
+    FileNotFoundError,
+    StopIteration,
+    SystemExit,
+    GeneratorExit,
+    LookupError,
+    TimeoutError,
+    UnicodeError,
+]
+
+
+@pytest.mark.parametrize("cls", BUILTIN_KINDS)
+def test_builtin_native_kind_maps_to_its_class(cls: type[BaseException]) -> None:
+    with pytest.raises(cls) as info:
+        raise_error(cls.__name__, "built-in kind")
+    assert type(info.value) is cls and info.value.args == ("built-in kind",)
+
+
+def test_builtin_kind_that_takes_no_message_becomes_runtime_error() -> None:
+    with pytest.raises(RuntimeError, match=r"^UnicodeDecodeError: bad bytes$"):
+        raise_error("UnicodeDecodeError", "bad bytes")
 
 
 def test_default_mapping_both_ways() -> None:
@@ -119,7 +145,7 @@ def test_register_error_rejects_non_exceptions(
     restore_error_registry: None, register: Callable[[], object]
 ) -> None:
     before = dict(ERROR_NAME_TO_TYPE)
-    with pytest.raises(TypeError, match="register_error expects an"):
+    with pytest.raises(TypeError, match=r"register_error\(\): expected an"):
         register()
     assert before == ERROR_NAME_TO_TYPE
 
@@ -192,16 +218,19 @@ def test_registered_error_converts_to_its_kind(restore_error_registry: None) -> 
     assert echo(ErrConvert("payload")).kind == "ErrConvertKind"
 
 
-def test_error_kind_lookup_is_exact_type() -> None:
+def test_unregistered_subclass_comes_back_as_itself_with_its_base_kind() -> None:
     class SubValueError(ValueError):
         pass
 
-    def raiser() -> None:
-        raise SubValueError("sub")
+    raised = SubValueError("sub")
 
-    with pytest.raises(RuntimeError, match="sub") as info:
+    def raiser() -> None:
+        raise raised
+
+    with pytest.raises(SubValueError) as info:
         apply(raiser)
-    assert not isinstance(info.value, ValueError)
+    assert info.value is raised
+    assert info.value.__tvm_ffi_error__.kind == "ValueError"
 
 
 def test_keyboard_interrupt_in_callback_comes_out_of_the_call() -> None:
@@ -587,3 +616,91 @@ def test_conversion_errors_leave_out_the_binding_frames() -> None:
     with pytest.raises(TypeError) as info:
         tvm_ffi.get_global_func("testing.add_one")(object())
     assert not any(frame.name.startswith("tvm_ffi.core.") for frame in frames_of(info.value))
+
+
+class CustomKeyError(KeyError):
+    pass
+
+
+class UnprintableError(Exception):
+    def __str__(self) -> str:
+        raise ValueError("no text")
+
+
+def test_exception_whose_str_fails_keeps_its_class() -> None:
+    raised = UnprintableError()
+
+    def raiser() -> None:
+        raise raised
+
+    with pytest.raises(UnprintableError) as info:
+        apply(raiser)
+    assert info.value is raised
+    error = info.value.__tvm_ffi_error__
+    assert error.kind == "Exception"
+    assert error.message == "<str() of the UnprintableError failed with ValueError>"
+
+
+@pytest.mark.parametrize(
+    ("exc", "kind"),
+    [
+        (FileNotFoundError("f"), "FileNotFoundError"),
+        (OSError("o"), "OSError"),
+        (SystemExit(2), "SystemExit"),
+        (StopIteration(), "StopIteration"),
+        (CustomKeyError("k"), "KeyError"),
+        (KeyboardInterrupt(), "KeyboardInterrupt"),
+    ],
+)
+def test_python_exception_kind_is_its_builtin_class_name(exc: BaseException, kind: str) -> None:
+    assert tvm_ffi.convert(exc).kind == kind
+
+
+def test_returned_callback_exception_has_native_then_callback_frames() -> None:
+    def inner_raiser() -> None:
+        marker = "local of the callback"  # noqa: F841 - read back from the frame below
+        raise ValueError("deep")
+
+    with pytest.raises(ValueError, match="deep") as info:
+        apply(inner_raiser)
+    entries = list(traceback_entries(info.value.__traceback__))
+    names = [tb.tb_frame.f_code.co_name for tb in entries]
+    assert names[-1] == "inner_raiser"
+    assert any("TestApply" in name for name in names[:-1])
+    assert entries[-1].tb_frame.f_locals["marker"] == "local of the callback"
+    assert not any(name.startswith("tvm_ffi.core.") for name in names)
+
+
+def traceback_entries(tb: object) -> Iterator[object]:
+    while tb is not None:
+        yield tb
+        tb = tb.tb_next
+
+
+@pytest.mark.parametrize("name", ["ValueError", "OSError", "StopIteration"])
+def test_register_error_rejects_a_builtin_name_for_another_class(
+    restore_error_registry: None, name: str
+) -> None:
+    class Other(Exception):
+        pass
+
+    with pytest.raises(ValueError, match=f"'{name}' is the name of a built-in exception"):
+        register_error(name, Other)
+    assert ERROR_NAME_TO_TYPE.get(name) is not Other
+
+
+def test_register_error_accepts_a_builtin_under_its_own_name(restore_error_registry: None) -> None:
+    assert register_error(OSError) is OSError
+    assert ERROR_NAME_TO_TYPE["OSError"] is OSError
+
+
+def test_register_error_rejects_a_class_not_built_from_one_message(
+    restore_error_registry: None,
+) -> None:
+    class TwoArgs(Exception):
+        def __init__(self, code: int, detail: str) -> None:
+            super().__init__(code, detail)
+
+    with pytest.raises(TypeError, match="cannot be built from one message argument"):
+        register_error("TwoArgsKind", TwoArgs)
+    assert "TwoArgsKind" not in ERROR_NAME_TO_TYPE

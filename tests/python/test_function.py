@@ -177,8 +177,8 @@ def test_callback_returning_callable_returns_function() -> None:
     assert result() == 9
 
 
-def test_callback_return_overflow_travels_as_runtime_error() -> None:
-    with pytest.raises(RuntimeError, match="int64"):
+def test_callback_return_overflow_travels_as_overflow_error() -> None:
+    with pytest.raises(OverflowError, match="int64"):
         apply(lambda: 2**70)
 
 
@@ -204,17 +204,28 @@ def test_callback_exception_keeps_registered_type(kind: type[BaseException]) -> 
     assert type(info.value) is kind
 
 
-@pytest.mark.parametrize("kind", [ZeroDivisionError, CustomValueError, NotImplementedError])
-def test_callback_exception_of_unregistered_type_becomes_runtime_error(
-    kind: type[BaseException],
+@pytest.mark.parametrize(
+    ("kind", "native_kind"),
+    [
+        (ZeroDivisionError, "ZeroDivisionError"),
+        (CustomValueError, "ValueError"),
+        (NotImplementedError, "NotImplementedError"),
+        (SystemExit, "SystemExit"),
+        (StopIteration, "StopIteration"),
+    ],
+)
+def test_callback_exception_comes_back_as_the_same_object(
+    kind: type[BaseException], native_kind: str
 ) -> None:
-    def raiser() -> None:
-        raise kind("unmapped")
+    raised = kind("unmapped")
 
-    with pytest.raises(RuntimeError, match="unmapped") as info:
+    def raiser() -> None:
+        raise raised
+
+    with pytest.raises(kind) as info:
         apply(raiser)
-    assert type(info.value) is RuntimeError
-    assert info.value.__tvm_ffi_error__.kind == "RuntimeError"
+    assert info.value is raised
+    assert info.value.__tvm_ffi_error__.kind == native_kind
 
 
 def test_callback_is_held_by_strong_reference() -> None:

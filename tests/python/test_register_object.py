@@ -258,12 +258,6 @@ def test_kwargs_tail_marks_keywords_and_drops_missing() -> None:
     assert tail[1:] == ["a", 1, "c", "s"]
 
 
-def test_explicit_init_rejects_keywords_with_arity_error() -> None:
-    with pytest.raises(TypeError, match=r"^Mismatched number of arguments"):
-        IntPair(a=1, b=2)
-    assert (IntPair(1, 2).a, IntPair(1, 2).b) == (1, 2)
-
-
 def test_lookup_type_attr_finds_native_init() -> None:
     index = IntPair.__tvm_ffi_type_info__.type_index
     init = core._lookup_type_attr(index, "__ffi_init__")
@@ -377,3 +371,29 @@ with pytest.raises(TypeError, match="missing required argument: 'value'"):
 print("constructed")
 """
     assert run_python("-c", script).stdout.strip() == "constructed"
+
+
+class NotAnObject:
+    pass
+
+
+@pytest.mark.parametrize("cls", [int, NotAnObject, Exception])
+def test_register_object_rejects_classes_that_are_not_objects(cls: type) -> None:
+    before = core._registered_class(core._object_type_key_to_index("testing.TestIntPair"))
+    with pytest.raises(TypeError, match=r"register_object\(\): expected a subclass"):
+        tvm_ffi.register_object("testing.TestIntPair")(cls)
+    after = core._registered_class(core._object_type_key_to_index("testing.TestIntPair"))
+    assert after is before and not hasattr(cls, "__tvm_ffi_type_info__")
+
+
+def test_keywords_to_a_positional_native_constructor_name_the_problem() -> None:
+    with pytest.raises(TypeError, match=r"takes positional arguments only; got keyword argument"):
+        IntPair(a=1, b=2)
+    with pytest.raises(TypeError, match=r"keyword argument\(s\) 'b'"):
+        IntPair(1, b=2)
+    assert (IntPair(1, 2).a, IntPair(1, 2).b) == (1, 2)
+
+
+def test_keywords_to_the_field_wise_constructor_set_fields() -> None:
+    base = ObjectBase(v_str="named", v_i64=3)
+    assert (base.v_i64, base.v_f64, base.v_str) == (3, 10.0, "named")

@@ -10,7 +10,18 @@ from pathlib import Path
 import tvm_ffi
 import tvm_ffi.core
 
-IMPORTED_MODULES = {"abc", "ctypes", "enum", "json", "numbers", "os", "threading", "types"}
+IMPORTED_MODULES = {
+    "abc",
+    "atexit",
+    "builtins",
+    "ctypes",
+    "enum",
+    "json",
+    "numbers",
+    "os",
+    "threading",
+    "types",
+}
 SENTINELS = {"MISSING", "KWARGS"}
 
 

@@ -219,6 +219,15 @@ cdef extern from "tvm_ffi_python_helpers.h":
                             size_t size) nogil
 
 
+cdef extern from "tvm_ffi_python_guards.h":
+    int TVMFFIPyCallbackFromNative(TVMFFIPyCallbackBody body, TVMFFIPyErrorSink sink, void* self,
+                                   const TVMFFIAny* args, int32_t num_args,
+                                   TVMFFIAny* result) nogil
+    void TVMFFIPyDecRefFromNative(void* obj) nogil
+    int32_t TVMFFIPyMarkExiting() nogil
+    int32_t TVMFFIPyNativeEntriesInProgress() nogil
+
+
 cdef inline TVMFFIByteArray bytes_view(bytes data):
     """A borrowed view of a bytes object (valid while it lives)."""
     cdef TVMFFIByteArray arr

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # error.pxi: Error objects and the two-way conversion between FFI errors and Python exceptions.
+import builtins
+import threading
 import types
 
 
@@ -72,9 +74,16 @@ class Error(Object):
         error_update_backtrace(self, exact_str(backtrace, "backtrace"), 0)
 
     def py_error(self) -> BaseException:
-        """The Python exception for this error, with native frames in its traceback."""
-        cls = ERROR_NAME_TO_TYPE.get(self.kind, RuntimeError)
-        exc = cls(self.message)
+        """The Python exception for this error, with native frames in its traceback.
+
+        An error made from a Python exception on this thread gives back that exception
+        object itself; otherwise the class is the one registered for the kind, or the built-in
+        exception of that name, else RuntimeError.
+        """
+        original = take_original_exception(self)
+        if original is not None:
+            return original
+        exc = exception_of_kind(self.kind, self.message)
         exc.__tvm_ffi_error__ = self
         return exc.with_traceback(_traceback_from_backtrace(self.backtrace))
 
@@ -225,9 +234,114 @@ cdef object error_from_exception(BaseException exc):
     tb = exc.__traceback__
     if isinstance(existing, Error) and (<CObject>existing).chandle != NULL:
         append_new_frames(exc, existing, tb)
-        return existing
-    kind = ERROR_TYPE_TO_NAME.get(type(exc), "RuntimeError")
-    return Error(kind, str(exc), _format_python_frames(tb))
+        error = existing
+    else:
+        error = Error(kind_of_exception_class(type(exc)), exception_message(exc),
+                      _format_python_frames(tb))
+    return error
+
+
+# ------------------------------------------------------------------------------------------
+# Exception classes <-> error kinds
+# ------------------------------------------------------------------------------------------
+cdef str kind_of_exception_class(type cls):
+    """The kind of an exception class: its registered name, else that of its nearest
+    registered or built-in base (every built-in exception is its own kind)."""
+    for base in cls.__mro__:
+        name = ERROR_TYPE_TO_NAME.get(base)
+        if name is not None:
+            return name
+        if base.__module__ == "builtins" and issubclass(base, BaseException):
+            return base.__name__
+    return "RuntimeError"
+
+
+cdef str exception_message(BaseException exc):
+    """str(exc), or a placeholder when str() itself fails."""
+    try:
+        return str(exc)
+    except BaseException as err:  # noqa: BLE001 - a message is needed whatever str() does
+        return f"<str() of the {type(exc).__name__} failed with {type(err).__name__}>"
+
+
+def _builtin_exception_class(str kind):
+    """The built-in exception class named ``kind``, or None."""
+    cls = getattr(builtins, kind, None)
+    if isinstance(cls, type) and issubclass(cls, BaseException):
+        return cls
+    return None
+
+
+cdef object exception_of_kind(str kind, str message):
+    """A new exception of the class for ``kind`` (registered, else built-in, else
+    RuntimeError) with ``message``; RuntimeError when that class cannot take a message."""
+    cls = ERROR_NAME_TO_TYPE.get(kind)
+    if cls is None:
+        cls = _builtin_exception_class(kind) or RuntimeError
+    try:
+        return cls(message)
+    except Exception:  # noqa: BLE001 - e.g. UnicodeDecodeError needs five arguments
+        return RuntimeError(f"{kind}: {message}")
+
+
+# ------------------------------------------------------------------------------------------
+# Python exceptions that cross native code and come back
+# ------------------------------------------------------------------------------------------
+# Per thread: native error handle -> (the Error, the exception, its traceback, the number of
+# backtrace lines when it crossed). Bounded, as native code may swallow errors.
+cdef object _ORIGINALS = threading.local()
+cdef Py_ssize_t _ORIGINALS_LIMIT = 16
+
+
+cdef dict thread_originals():
+    try:
+        return _ORIGINALS.entries
+    except AttributeError:
+        entries = _ORIGINALS.entries = {}
+        return entries
+
+
+cdef void remember_original_exception(object error, BaseException exc) except *:
+    entries = thread_originals()
+    key = <uint64_t>(<CObject>error).chandle
+    entries.pop(key, None)
+    if len(entries) >= _ORIGINALS_LIMIT:
+        del entries[next(iter(entries))]
+    entries[key] = (error, exc, exc.__traceback__, error.backtrace.count("\n"))
+
+
+cdef object take_original_exception(object error):
+    """The exception that ``error`` was made from on this thread, with the native frames it
+    went through before its own traceback; None when there is none."""
+    entry = thread_originals().pop(<uint64_t>(<CObject>error).chandle, None)
+    if entry is None:
+        return None
+    _, exc, tb, lines_then = entry
+    native = "".join(error.backtrace.splitlines(True)[lines_then:])
+    chain = append_traceback(_traceback_from_backtrace(native), without_own_entries(tb))
+    exc.__tvm_ffi_error__ = error
+    exc.__tvm_ffi_recorded_frames__ = (error, traceback_length(chain))
+    return exc.with_traceback(chain)
+
+
+cdef object without_own_entries(object tb):
+    """``tb`` without its leading entries in this extension's own functions (the callback
+    trampoline the exception left through)."""
+    own_prefix = __name__ + "."
+    while tb is not None and tb.tb_frame.f_code.co_name.startswith(own_prefix):
+        tb = tb.tb_next
+    return tb
+
+
+cdef object append_traceback(object head, object tail):
+    """The traceback chain ``head`` followed by ``tail`` (either may be None)."""
+    if head is None:
+        return tail
+    last = head
+    while last.tb_next is not None:
+        last = last.tb_next
+    last.tb_next = tail
+    return head
 
 
 cdef int append_new_frames(BaseException exc, object error, object tb) except -1:
@@ -257,9 +371,11 @@ cdef Py_ssize_t traceback_length(object tb):
 
 
 cdef void set_raised_from_exception(BaseException exc) noexcept:
-    """Stores the FFI error for ``exc`` in this thread's error slot (never raises)."""
+    """Stores the FFI error for ``exc`` in this thread's error slot (never raises); ``exc``
+    is given back when the error returns to Python on this thread."""
     try:
         error = error_from_exception(exc)
+        remember_original_exception(error, exc)
         TVMFFIErrorSetRaised((<CObject>error).chandle)
     except BaseException:  # noqa: BLE001 - last resort: report something
         TVMFFIErrorSetRaisedFromCStr(b"RuntimeError", b"failed to convert a Python exception")

@@ -188,8 +188,21 @@ cdef object _vectorcall_function = TVMFFIPyMakeVectorcallSubtype(
 # ------------------------------------------------------------------------------------------
 # Python callables called from native code
 # ------------------------------------------------------------------------------------------
-cdef void py_decref_deleter(void* obj) noexcept with gil:
-    Py_DECREF(<object>obj)
+cdef void py_decref_deleter(void* obj) noexcept nogil:
+    TVMFFIPyDecRefFromNative(obj)
+
+
+def _stop_native_entries_at_exit(double timeout=1.0) -> None:
+    """The atexit hook: from now on native threads no longer enter Python (their calls of
+    Python functions fail and their releases of Python objects are skipped); waits, with the
+    GIL released, up to ``timeout`` seconds for those already inside to leave."""
+    if TVMFFIPyMarkExiting() == 0:
+        return
+    import time
+
+    deadline = time.monotonic() + timeout
+    while TVMFFIPyNativeEntriesInProgress() > 0 and time.monotonic() < deadline:
+        time.sleep(0.001)
 
 
 cdef object call_with_cells(object pyfunc, const TVMFFIAny* args, int32_t num_args):
@@ -240,10 +253,10 @@ cdef int call_python_callback(void* self, const TVMFFIAny* args, int32_t num_arg
 
 
 cdef int py_callback_safe_call(void* self, const TVMFFIAny* args, int32_t num_args,
-                               TVMFFIAny* result) noexcept with gil:
+                               TVMFFIAny* result) noexcept nogil:
     """Calls the Python callable `self`; a Python exception becomes the raised FFI error."""
-    return TVMFFIPyRunCallback(call_python_callback, record_callback_error, self, args,
-                               num_args, result)
+    return TVMFFIPyCallbackFromNative(call_python_callback, record_callback_error, self, args,
+                                      num_args, result)
 
 
 cdef class _FrameworkTensorCallback:
@@ -269,10 +282,10 @@ cdef int call_framework_callback(void* self, const TVMFFIAny* args, int32_t num_
 
 
 cdef int framework_callback_safe_call(void* self, const TVMFFIAny* args, int32_t num_args,
-                                      TVMFFIAny* result) noexcept with gil:
+                                      TVMFFIAny* result) noexcept nogil:
     """py_callback_safe_call for a _FrameworkTensorCallback."""
-    return TVMFFIPyRunCallback(call_framework_callback, record_callback_error, self, args,
-                               num_args, result)
+    return TVMFFIPyCallbackFromNative(call_framework_callback, record_callback_error, self,
+                                      args, num_args, result)
 
 
 cdef TVMFFIObjectHandle make_callback_handle(object owner,

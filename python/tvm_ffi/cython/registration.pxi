@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # registration.pxi: binds the built-in classes to their type indices and installs frontend hooks.
+import atexit
 
 _register_object_class(kTVMFFIObject, Object)
 _register_object_class(kTVMFFIError, Error)
@@ -18,6 +19,7 @@ MISSING = wrap_sentinel(_MissingObject, _get_builtin_func("ffi.GetInvalidObject"
 KWARGS = wrap_sentinel(_KwargsObject, _get_builtin_func("ffi.GetKwargsObject"))
 
 TVMFFIPyRegisterFrontendHooks()
+atexit.register(_stop_native_entries_at_exit)
 
 # Python code sees the vectorcall subclass as Function (Cython code keeps the base class).
 globals()["Function"] = _vectorcall_function

@@ -2,9 +2,8 @@
 """Python classes of the native ``testing.*`` object types, helpers and pytest markers.
 
 The classes are bound with :func:`tvm_ffi.register_object`; each gets a property per reflected
-field, a method per reflected method and the native constructor as ``__init__``. Types whose
-native constructor is the field-wise one of reflection (a type attribute, not a method) take it
-through ``_init_by_fields``.
+field, a method per reflected method and the native constructor as ``__init__`` (a reflected
+method, or the field-wise constructor reflection registers as a type attribute).
 """
 
 from __future__ import annotations
@@ -14,23 +13,12 @@ from typing import Any
 
 import pytest
 
-from .. import core
 from ..core import Object
 from ..registry import get_global_func, register_object
 
 requires_py310 = pytest.mark.skipif(sys.version_info < (3, 10), reason="requires Python 3.10+")
 requires_py312 = pytest.mark.skipif(sys.version_info < (3, 12), reason="requires Python 3.12+")
 requires_py313 = pytest.mark.skipif(sys.version_info < (3, 13), reason="requires Python 3.13+")
-
-
-def _init_by_fields(self: Object, *args: Any, **kwargs: Any) -> None:
-    """Construct through the ``__ffi_init__`` type attribute: fields by position or keyword."""
-    type_index = type(self).__tvm_ffi_type_info__.type_index
-    init = core._lookup_type_attr(type_index, "__ffi_init__")
-    tail: list[Any] = [core.KWARGS] if kwargs else []
-    for name, value in kwargs.items():
-        tail += (name, value)
-    self.__init_handle_by_constructor__(init, *args, *tail)
 
 
 @register_object("testing.TestObjectBase")
@@ -42,8 +30,6 @@ class TestObjectBase(Object):
     v_f64: float
     v_str: str
 
-    __init__ = _init_by_fields
-
 
 @register_object("testing.TestObjectDerived")
 class TestObjectDerived(TestObjectBase):
@@ -52,8 +38,6 @@ class TestObjectDerived(TestObjectBase):
     __test__ = False
     v_map: Any
     v_array: Any
-
-    __init__ = _init_by_fields
 
 
 @register_object("testing.TestIntPair")
@@ -72,8 +56,6 @@ class TestObjectPtrHolder(Object):
     __test__ = False
     value: TestObjectBase
     optional_value: TestObjectBase | None
-
-    __init__ = _init_by_fields
 
 
 @register_object("testing.TestNonCopyable")
