@@ -59,6 +59,7 @@ cdef extern from "tvm/ffi/c_api.h":
         kTVMFFIOpaquePyObject
         kTVMFFIList
         kTVMFFIDict
+        kTVMFFIBigInt
 
     ctypedef struct TVMFFIObject:
         uint64_t combined_ref_count
@@ -176,6 +177,8 @@ cdef extern from "tvm/ffi/c_api.h":
                           const TVMFFIByteArray* backtrace, TVMFFIObjectHandle* out) nogil
     int TVMFFIStringFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) nogil
     int TVMFFIBytesFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) nogil
+    int TVMFFIBigIntFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) nogil
+    TVMFFIByteArray TVMFFIBigIntGetContentByteArray(const TVMFFIAny* value) nogil
     int TVMFFIDataTypeFromString(const TVMFFIByteArray* str, DLDataType* out) nogil
     int TVMFFIDataTypeToString(const DLDataType* dtype, TVMFFIAny* out) nogil
     int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex) nogil

@@ -155,6 +155,13 @@ cdef inline int set_int(TVMFFIAny* out, object value, int32_t type_index) except
     return 0
 
 
+cdef inline int set_any_int(TVMFFIAny* out, object value, TVMFFIObjectHandle* temp) except -1:
+    """An Int cell, or a BigInt object (ffi.BigInt) outside int64."""
+    if TVMFFIPySetIntCell(<PyObject*>value, out, kTVMFFIInt) == 0:
+        return 0
+    return set_big_int(out, value, temp)
+
+
 cdef inline int set_float(TVMFFIAny* out, double value) noexcept:
     out.type_index = kTVMFFIFloat
     out.zero_padding = 0
@@ -348,7 +355,7 @@ cdef int convert_arg(object value, TVMFFIAny* out, TVMFFIObjectHandle* temp) exc
     """Writes the argument cell for value; a new reference to release may go to *temp."""
     cdef type cls = type(value)
     if cls is int:
-        return set_int(out, value, kTVMFFIInt)
+        return set_any_int(out, value, temp)
     if cls is float:
         return set_float(out, value)
     if value is None:
@@ -381,7 +388,7 @@ cdef int convert_arg_by_rule(object value, int rule, TVMFFIAny* out,
     if rule == RULE_BOOL:
         return set_int(out, 1 if value else 0, kTVMFFIBool)
     if rule == RULE_INT:
-        return set_int(out, int(value), kTVMFFIInt)
+        return set_any_int(out, int(value), temp)
     if rule == RULE_FLOAT:
         return set_float(out, float(value))
     if rule == RULE_STR:
@@ -428,7 +435,7 @@ cdef int convert_arg_by_protocol(object value, int rule, TVMFFIAny* out,
     if rule == RULE_DEVICE_PROTOCOL:
         return set_device_protocol(out, value.__dlpack_device__())
     if rule == RULE_INT_PROTOCOL:
-        return set_int(out, int(value.__tvm_ffi_int__()), kTVMFFIInt)
+        return set_any_int(out, int(value.__tvm_ffi_int__()), temp)
     if rule == RULE_FLOAT_PROTOCOL:
         return set_float(out, float(value.__tvm_ffi_float__()))
     if rule == RULE_VALUE_PROTOCOL:
@@ -487,8 +494,14 @@ cdef object make_result(TVMFFIAny* cell):
 
 
 cdef object make_object_result(TVMFFIObjectHandle handle):
+    cdef TVMFFIAny cell
     if TVMFFIPyObjectTypeIndex(handle) == kTVMFFIShape:
         return make_shape_result(handle)
+    if TVMFFIPyObjectTypeIndex(handle) == kTVMFFIBigInt:
+        TVMFFIPySetObject(&cell, handle)
+        value = big_int_value(&cell)
+        TVMFFIObjectDecRef(handle)
+        return value
     if TVMFFIPyObjectTypeIndex(handle) == kTVMFFIOpaquePyObject:
         value = <object><PyObject*>TVMFFIPyOpaqueHandle(handle)
         TVMFFIObjectDecRef(handle)
