@@ -125,7 +125,7 @@ def test_big_int_in_callbacks_both_ways() -> None:
 
 def test_big_int_to_a_typed_int_parameter_names_the_type() -> None:
     schema_id_int = tvm_ffi.get_global_func("testing.schema_id_int")
-    with pytest.raises(TypeError, match="Expected `int` but got `ffi.BigInt`"):
+    with pytest.raises(TypeError, match=r"Expected `int` but got `ffi\.BigInt`"):
         schema_id_int(2**70)
 
 
