@@ -229,8 +229,8 @@ TEST(ObjectDef, MethodsTakeSelfFirst) {
   EXPECT_EQ(norm->flags, 0);
   EXPECT_EQ(ToStdString(norm->doc), "x + y");
   EXPECT_EQ(ToStdString(norm->metadata),
-            "{\"type_schema\":\"{\\\"type\\\":\\\"ffi.Function\\\",\\\"args\\\":[{\\\"type\\\":"
-            "\\\"int\\\"},{\\\"type\\\":\\\"test.refl.Point\\\"}]}\"}");
+            R"({"type_schema":"{\"type\":\"ffi.Function\",\"named_args\":{\"return\":)"
+            R"([{\"type\":\"int\"}],\"params\":[{\"type\":\"test.refl.Point\"}]}}"})");
 }
 
 TEST(ObjectDef, MethodErrorsCarryQualifiedName) {
