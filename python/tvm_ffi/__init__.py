@@ -99,6 +99,7 @@ if not _is_config_mode():
     )
     from .container import Array, Dict, List, Map
     from .core import (
+        CAny,  # noqa: F401 - public, not in __all__ (as upstream)
         Device,
         DLDeviceType,
         Function,
