@@ -186,6 +186,54 @@ class CAny:
 
 def _to_py_class_value(value: CAny) -> Any: ...
 
+class _ConvertError(Exception):
+    @property
+    def message(self) -> str: ...
+
+class _TypeConverter: ...
+
+_TYPE_SCHEMA_ORIGIN_CONVERTER: dict[str, str]
+_ORIGIN_TYPE_INDEX_STRUCTURAL: int
+_ORIGIN_TYPE_INDEX_UNKNOWN: int
+_ORIGIN_TO_TYPE_INDEX: dict[str, int]
+_TYPE_INDEX_TO_ORIGIN: dict[int, str]
+_TYPE_INDEX_TO_RETAINED_TYPE_KEY: dict[int, str]
+_RETAINED_TYPE_KEYS: frozenset[str]
+
+class TypeSchema:
+    origin: str
+    args: tuple[TypeSchema, ...] | None
+    origin_type_index: int
+    fallback: TypeSchema | None
+    named_args: dict[str, tuple[TypeSchema, ...]] | None
+    type_key: str | None
+    def __init__(
+        self,
+        origin: str,
+        args: tuple[TypeSchema, ...] | None = None,
+        origin_type_index: int = ...,
+        fallback: TypeSchema | None = None,
+        named_args: dict[str, tuple[TypeSchema, ...]] | None = None,
+        type_key: str | None = None,
+    ) -> None: ...
+    def is_subtype_of(self, target_cls: type) -> bool: ...
+    @staticmethod
+    def _from_maybe_json(raw: object) -> TypeSchema: ...
+    @staticmethod
+    def from_json_obj(obj: dict[str, Any]) -> TypeSchema: ...
+    @staticmethod
+    def from_json_str(s: str) -> TypeSchema: ...
+    @staticmethod
+    def from_type_index(type_index: int, args: tuple[TypeSchema, ...] = ()) -> TypeSchema: ...
+    @staticmethod
+    def from_annotation(annotation: object) -> TypeSchema: ...
+    def check_value(self, value: object) -> None: ...
+    def convert(self, value: object) -> CAny: ...
+    def repr(self, ty_map: Callable[[str], str] | None = None) -> str: ...
+    def input_repr(self, ty_map: Callable[[str], str] | None = None) -> str: ...
+    def output_repr(self, ty_map: Callable[[str], str] | None = None) -> str: ...
+    def to_json(self) -> dict[str, Any]: ...
+
 class TypeField:
     name: str
     doc: str
@@ -198,6 +246,7 @@ class TypeField:
     metadata: dict[str, Any]
     getter: int
     setter: int
+    ty: TypeSchema | None
     def as_property(self, cls: type) -> FFIProperty: ...
 
 class TypeMethod:

@@ -59,6 +59,7 @@ cdef extern from "tvm/ffi/c_api.h":
         kTVMFFIOpaquePyObject
         kTVMFFIList
         kTVMFFIDict
+        kTVMFFIBigInt
 
     ctypedef struct TVMFFIObject:
         uint64_t combined_ref_count
