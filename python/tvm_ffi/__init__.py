@@ -99,7 +99,8 @@ if not _is_config_mode():
         uint64,
     )
     from .container import Array, Dict, List, Map
-    from .core import (  # noqa: F401 - CContainerBase: public, not in __all__ (as upstream)
+    from .core import (  # noqa: F401 - CAny, CContainerBase: public, not in __all__ (as upstream)
+        CAny,
         CContainerBase,
         Device,
         DLDeviceType,

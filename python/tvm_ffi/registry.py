@@ -132,7 +132,8 @@ def get_global_func_metadata(name: str) -> dict[str, Any]:
     -------
     dict
         The metadata; ``{}`` when the function has none. Typed C++ functions carry a
-        ``type_schema`` entry whose value is a JSON string.
+        ``type_schema`` entry whose value is a JSON string, which
+        ``core.TypeSchema.from_json_str`` reads.
 
     Raises
     ------

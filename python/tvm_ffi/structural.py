@@ -10,17 +10,13 @@ the runtime dispatches on.
 
 from __future__ import annotations
 
-import ctypes
 import functools
 import inspect
-import types
-import typing
 from collections.abc import Callable, Sequence
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from . import core
-from ._dtype import dtype
 from .core import Object
 from .registry import register_object
 
@@ -368,54 +364,28 @@ def _split_entry(entry: tuple) -> list[tuple[Any, Callable[..., Any]]]:
     return [(callback_type, fn) for callback_type in callback_types]
 
 
-# Builtin types and the runtime type index of the values they match.
-_BUILTIN_TYPE_INDEX: dict[Any, int] = {
-    type(None): 0,
-    int: 1,
-    bool: 2,
-    float: 3,
-    ctypes.c_void_p: 4,
-    dtype: 5,
-    str: 65,
-    bytes: 66,
-    Callable: 68,
-    list: 75,
-    dict: 76,
-}
-
-# Annotations that stand for several value types; none of them names a single type index.
-_MULTI_TYPE_ORIGINS = (tuple, typing.Union, getattr(types, "UnionType", typing.Union))
-
-
 def _callback_type_index(callback_type: Any, api_name: str) -> int:
-    """Return the type index a callback type matches; -1 for every value."""
-    if callback_type is Any or callback_type is object:
-        return -1
-    if callback_type is None:
-        return 0
-    origin = typing.get_origin(callback_type) or callback_type
-    if origin in _MULTI_TYPE_ORIGINS:
-        raise TypeError(
-            f"{api_name}: callback type {callback_type!r} does not name a single type; "
-            "only typing.Any/object matches every value"
-        )
-    if _is_hashable(origin) and origin in _BUILTIN_TYPE_INDEX:
-        return _BUILTIN_TYPE_INDEX[origin]
-    info = core._type_cls_to_type_info(origin) if isinstance(origin, type) else None
-    if info is None or info.type_cls is not origin:
-        raise TypeError(
-            f"{api_name}: callback type must be a supported builtin, typing.Any/object or a "
-            f"registered FFI object class, got {callback_type!r}"
-        )
-    return info.type_index
+    """Return the type index of the values a callback type matches; -1 for every value.
 
-
-def _is_hashable(value: Any) -> bool:
+    The type is read as an annotation (``TypeSchema.from_annotation``): builtins, ``list[T]``
+    (a List), ``tuple[T, ...]`` (an Array), registered object classes, ``Tensor``, ``Device``
+    and ``dtype``. ``object`` and ``typing.Any`` match every value; unions and fixed tuples
+    match no single type and are rejected.
+    """
+    annotation = Any if callback_type is object else callback_type
     try:
-        hash(value)
-    except TypeError:
-        return False
-    return True
+        type_index = core.TypeSchema.from_annotation(annotation).origin_type_index
+    except TypeError as err:
+        raise TypeError(
+            f"{api_name} callback type must be a supported builtin, "
+            "typing.Any/object, or an FFI-registered object class"
+        ) from err
+    if type_index < 0 and annotation is not Any:
+        raise TypeError(
+            f"{api_name} callback type_index is negative, the only "
+            "acceptable negative type_index is -1 for Any"
+        )
+    return type_index
 
 
 class InplaceMode(IntEnum):

@@ -124,16 +124,16 @@ TEST(ExportTypedFunc, MetadataSymbol) {
   ASSERT_EQ(CallExport(__tvm_ffi__metadata_test_export_add, nullptr, 0, &out), 0);
   EXPECT_TRUE(out.type_index() == kTVMFFIStr || out.type_index() == kTVMFFISmallStr);
   EXPECT_EQ(out.cast<std::string>(),
-            "{\"type_schema\":\"{\\\"type\\\":\\\"ffi.Function\\\",\\\"args\\\":[{\\\"type\\\":"
-            "\\\"int\\\"},{\\\"type\\\":\\\"int\\\"},{\\\"type\\\":\\\"int\\\"}]}\"}");
+            R"({"type_schema":"{\"type\":\"ffi.Function\",\"named_args\":{\"return\":)"
+            R"([{\"type\":\"int\"}],\"params\":[{\"type\":\"int\"},{\"type\":\"int\"}]}}"})");
 }
 
 TEST(ExportTypedFunc, MetadataOfVoidFunction) {
   Any out;
   ASSERT_EQ(CallExport(__tvm_ffi__metadata_test_export_throws, nullptr, 0, &out), 0);
   EXPECT_EQ(out.cast<std::string>(),
-            "{\"type_schema\":\"{\\\"type\\\":\\\"ffi.Function\\\",\\\"args\\\":[{\\\"type\\\":"
-            "\\\"None\\\"},{\\\"type\\\":\\\"int\\\"}]}\"}");
+            R"({"type_schema":"{\"type\":\"ffi.Function\",\"named_args\":{\"return\":)"
+            R"([{\"type\":\"None\"}],\"params\":[{\"type\":\"int\"}]}}"})");
 }
 
 TEST(ExportTypedFunc, DocSymbol) {

@@ -417,7 +417,8 @@ TEST(TypedFunction, TypeStrAndSchema) {
   using Traits = tvm::ffi::TypeTraits<TypedFunction<int(int)>>;
   EXPECT_EQ(Traits::TypeStr(), "(0: int) -> int");
   EXPECT_EQ(TypedFunction<int(int)>::TypeSchema(),
-            "{\"type\":\"ffi.Function\",\"args\":[{\"type\":\"int\"},{\"type\":\"int\"}]}");
+            R"({"type":"ffi.Function","named_args":{"return":[{"type":"int"}],)"
+            R"("params":[{"type":"int"}]}})");
 }
 
 TEST(TypedFunction, PackedAccessors) {

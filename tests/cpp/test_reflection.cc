@@ -79,8 +79,13 @@ class UncreatableObj : public Object {
   TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test.refl.Uncreatable", UncreatableObj, Object);
 };
 
+class MadeByNew : public ObjectRef {
+ public:
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(MadeByNew, ObjectRef, MadeByNewObj);
+};
+
 TVM_FFI_STATIC_INIT_BLOCK() {
-  refl::ObjectDef<MadeByNewObj>().def_ro("v", &MadeByNewObj::v);
+  refl::ObjectDef<MadeByNewObj>().def_ro("v", &MadeByNewObj::v).def_convert<MadeByNew>();
   refl::TypeAttrDef<MadeByNewObj>().attr(
       "__ffi_new__", Function::FromTyped([]() { return ObjectRef(make_object<MadeByNewObj>(9)); }));
   refl::ObjectDef<UncreatableObj>();
@@ -127,6 +132,31 @@ TEST(ObjectCreator, FallsBackToFfiNewAndRejectsUncreatableTypes) {
   EXPECT_EQ(
       CatchError([] { refl::details::FFIConvertFromAnyViewToObjectRef<ObjectRef>(1); }).kind(),
       "TypeError");
+}
+
+Function ConvertAttrOf(int32_t type_index) {
+  return refl::TypeAttrColumn(refl::type_attr::kConvert)[type_index].cast<Function>();
+}
+
+TEST(ObjectDef, DefConvertRegistersConvertAttr) {
+  Function convert = ConvertAttrOf(MadeByNewObj::RuntimeTypeIndex());
+  ObjectRef made = refl::CreateEmptyObject(TVMFFIGetTypeInfo(MadeByNewObj::RuntimeTypeIndex()));
+  EXPECT_EQ(convert(made).cast<ObjectRef>().get(), made.get());
+  Error err = CatchError([&] { convert(1); });
+  EXPECT_EQ(err.kind(), "TypeError");
+  EXPECT_EQ(err.message(), "Cannot cast from `int` to `test.refl.MadeByNew`");
+  EXPECT_EQ(CatchError([&] { convert(nullptr); }).message(),
+            "Cannot cast from `None` to `test.refl.MadeByNew`");
+}
+
+TEST(TypeAttrDef, BuiltinTypesHaveConvertAttr) {
+  Function to_array = ConvertAttrOf(TypeIndex::kTVMFFIArray);
+  EXPECT_EQ(to_array(Array<int>{1, 2}).cast<Array<int>>().size(), 2u);
+  EXPECT_EQ(CatchError([&] { to_array(1); }).message(), "Cannot cast from `int` to `Array<Any>`");
+  Function to_object = ConvertAttrOf(TypeIndex::kTVMFFIObject);
+  EXPECT_EQ(to_object(nullptr).type_index(), TypeIndex::kTVMFFINone);
+  EXPECT_EQ(CatchError([&] { to_object(String("abc")); }).message(),
+            "Cannot cast from `ffi.SmallStr` to `ffi.Object`");
 }
 
 TEST(ObjectDef, RegistersTypeMetadata) {
@@ -229,8 +259,8 @@ TEST(ObjectDef, MethodsTakeSelfFirst) {
   EXPECT_EQ(norm->flags, 0);
   EXPECT_EQ(ToStdString(norm->doc), "x + y");
   EXPECT_EQ(ToStdString(norm->metadata),
-            "{\"type_schema\":\"{\\\"type\\\":\\\"ffi.Function\\\",\\\"args\\\":[{\\\"type\\\":"
-            "\\\"int\\\"},{\\\"type\\\":\\\"test.refl.Point\\\"}]}\"}");
+            R"({"type_schema":"{\"type\":\"ffi.Function\",\"named_args\":{\"return\":)"
+            R"([{\"type\":\"int\"}],\"params\":[{\"type\":\"test.refl.Point\"}]}}"})");
 }
 
 TEST(ObjectDef, MethodErrorsCarryQualifiedName) {

@@ -47,8 +47,8 @@ TEST(GlobalDef, TypedErrorsUseTheName) {
 TEST(GlobalDef, MetadataTypeSchemaExact) {
   refl::GlobalDef().def("test_registry.schema", Square, "Squares x.");
   EXPECT_EQ(MetadataOf("test_registry.schema"),
-            "{\"type_schema\":\"{\\\"type\\\":\\\"ffi.Function\\\",\\\"args\\\":[{\\\"type\\\":"
-            "\\\"int\\\"},{\\\"type\\\":\\\"int\\\"}]}\"}");
+            R"({"type_schema":"{\"type\":\"ffi.Function\",\"named_args\":{\"return\":)"
+            R"([{\"type\":\"int\"}],\"params\":[{\"type\":\"int\"}]}}"})");
 }
 
 TEST(GlobalDef, ExtraMetadataAppended) {
@@ -96,10 +96,9 @@ TEST(GlobalDef, ChainsDefinitions) {
 
 TEST(GlobalDef, TestingLibraryMetadata) {
   std::string meta = MetadataOf("testing.schema_id_int");
-  EXPECT_EQ(meta,
-            "{\"type_schema\":\"{\\\"type\\\":\\\"ffi.Function\\\",\\\"args\\\":[{\\\"type\\\":"
-            "\\\"int\\\"},{\\\"type\\\":\\\"int\\\"}]}\",\"bool_attr\":true,\"int_attr\":1,"
-            "\"str_attr\":\"hello\"}");
+  EXPECT_EQ(meta, R"({"type_schema":"{\"type\":\"ffi.Function\",\"named_args\":{\"return\":)"
+                  R"([{\"type\":\"int\"}],\"params\":[{\"type\":\"int\"}]}}",)"
+                  R"("bool_attr":true,"int_attr":1,"str_attr":"hello"})");
 }
 
 }  // namespace tvm_ffi_registry_test

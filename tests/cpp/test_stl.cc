@@ -516,8 +516,8 @@ TEST(STLTypeStr, SignatureAndSchema) {
   EXPECT_EQ((TypeTraits<std::function<Any(const Any&, AnyView)>>::TypeStr()),
             "std::function<Any(Any, AnyView)>");
   EXPECT_EQ((TypeTraits<std::function<void(const std::vector<int>&)>>::TypeSchema()),
-            R"({"type":"std::function","args":[{"type":"None"},)"
-            R"({"type":"std::vector","args":[{"type":"int"}]}]})");
+            R"({"type":"std::function","named_args":{"return":[{"type":"None"}],"params":[)"
+            R"({"type":"std::vector","args":[{"type":"int"}]}]}})");
   EXPECT_EQ(TypeTraits<std::vector<Any>>::TypeStr(), "std::vector<Any>");
   EXPECT_EQ(TypeTraits<std::vector<int>>::TypeSchema(),
             R"({"type":"std::vector","args":[{"type":"int"}]})");
@@ -526,11 +526,12 @@ TEST(STLTypeStr, SignatureAndSchema) {
   EXPECT_EQ((TypeTraits<std::map<int, bool>>::TypeSchema()),
             R"({"type":"std::map","args":[{"type":"int"},{"type":"bool"}]})");
   EXPECT_EQ((TypeTraits<std::variant<int, double>>::TypeSchema()),
-            R"({"type":"std::variant","args":[{"type":"int"},{"type":"float"}]})");
+            R"({"type":"std::variant","args":[{"type":"int"}, {"type":"float"}]})");
   EXPECT_EQ(TypeTraits<std::optional<int>>::TypeSchema(),
             R"({"type":"std::optional","args":[{"type":"int"}]})");
   EXPECT_EQ((TypeTraits<std::function<int(bool)>>::TypeSchema()),
-            R"({"type":"std::function","args":[{"type":"int"},{"type":"bool"}]})");
+            R"({"type":"std::function","named_args":{"return":[{"type":"int"}],)"
+            R"("params":[{"type":"bool"}]}})");
   EXPECT_FALSE(TypeTraits<std::vector<int>>::storage_enabled);
   EXPECT_TRUE(TypeTraits<std::optional<int>>::storage_enabled);
   EXPECT_FALSE(TypeTraits<std::optional<std::vector<int>>>::storage_enabled);

@@ -8,6 +8,7 @@ takes the same (short) time on every run; the ASan+UBSan run of the suite runs i
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 from typing import Any
@@ -17,8 +18,6 @@ import pytest
 import tvm_ffi
 
 hypothesis = pytest.importorskip("hypothesis")
-import contextlib
-
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 

@@ -140,7 +140,7 @@ def test_metadata_of_typed_function_has_type_schema() -> None:
     assert isinstance(metadata["type_schema"], str)
     assert json.loads(metadata["type_schema"]) == {
         "type": "ffi.Function",
-        "args": [{"type": "int"}, {"type": "int"}],
+        "named_args": {"return": [{"type": "int"}], "params": [{"type": "int"}]},
     }
 
 

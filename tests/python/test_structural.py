@@ -473,6 +473,29 @@ def test_walk_generic_aliases_use_their_origin(callback_type: Any) -> None:
     assert structural_walk([1], (callback_type, print)) is None
 
 
+@pytest.mark.parametrize(
+    ("callback_type", "root", "expected"),
+    [
+        (tuple[int, ...], Array([1, Array([2])]), ["(1, (2,))", "(2,)"]),
+        (tvm_ffi.Device, Array([tvm_ffi.device("cuda", 1)]), ["cuda:1"]),
+        (tvm_ffi.core.String, Array(["long enough string"]), ["long enough string"]),
+        (bool, Array([True, 1]), ["True"]),
+    ],
+)
+def test_walk_callback_types_are_read_as_annotations(
+    callback_type: Any, root: Any, expected: list[str]
+) -> None:
+    seen: list[str] = []
+    structural_walk(root, (callback_type, lambda v: seen.append(str(v))))
+    assert sorted(seen) == sorted(expected)
+
+
+@pytest.mark.parametrize("callback_type", [tuple, typing.Optional[int], tuple[int, str]])
+def test_walk_callback_types_without_a_single_type_index(callback_type: Any) -> None:
+    with pytest.raises(TypeError, match=r"^structural_walk callback type_index is negative"):
+        structural_walk([1], (callback_type, print))
+
+
 def test_walk_without_callbacks() -> None:
     assert structural_walk([1, 2]) is None
     assert structural_walk([1, 2], []) is None

@@ -14,13 +14,16 @@ IMPORTED_MODULES = {
     "abc",
     "atexit",
     "builtins",
+    "collections",
     "ctypes",
+    "dataclasses",
     "enum",
     "json",
     "numbers",
     "os",
     "threading",
     "types",
+    "typing",
 }
 SENTINELS = {"MISSING", "KWARGS"}
 

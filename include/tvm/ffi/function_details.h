@@ -39,11 +39,12 @@ struct FunctionSignature {
     os << ") -> " << Type2Str<std::decay_t<R>>::v();
     return os.str();
   }
-  /// {"type":"ffi.Function","args":[<return>, <param0>, ...]}.
+  /// {"type":"ffi.Function","named_args":{"return":[<return>],"params":[<param0>,...]}}.
   static std::string TypeSchema() {
-    std::string out = "{\"type\":\"ffi.Function\",\"args\":[" + TypeSchemaOf<std::decay_t<R>>::v();
-    ((out += "," + TypeSchemaOf<std::decay_t<Args>>::v()), ...);
-    return out + "]}";
+    std::string params;
+    ((params += (params.empty() ? "" : ",") + TypeSchemaOf<std::decay_t<Args>>::v()), ...);
+    return "{\"type\":\"ffi.Function\",\"named_args\":{\"return\":[" +
+           TypeSchemaOf<std::decay_t<R>>::v() + "],\"params\":[" + params + "]}}";
   }
 
  private:

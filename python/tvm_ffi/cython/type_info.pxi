@@ -9,7 +9,7 @@ class TypeField:
     """A reflected field: where it lives in the object and how to read and write it."""
 
     __slots__ = ("name", "doc", "size", "alignment", "offset", "field_static_type_index",
-                 "flags", "frozen", "metadata", "getter", "setter")
+                 "flags", "frozen", "metadata", "getter", "setter", "ty")
 
     def __init__(self, **kwargs):
         for key, value in kwargs.items():
@@ -201,13 +201,26 @@ cdef object parse_metadata(TVMFFIByteArray text):
 
 
 cdef object build_field(const TVMFFIFieldInfo* field):
+    metadata = parse_metadata(field.metadata)
     return TypeField(
         name=byte_array_to_str(field.name), doc=byte_array_to_str(field.doc),
         size=field.size, alignment=field.alignment, offset=field.offset,
         field_static_type_index=field.field_static_type_index, flags=field.flags,
         frozen=(field.flags & kTVMFFIFieldFlagBitMaskWritable) == 0,
-        metadata=parse_metadata(field.metadata),
+        metadata=metadata, ty=metadata_type_schema(metadata),
         getter=<uint64_t><void*>field.getter, setter=<uint64_t>field.setter)
+
+
+cdef object metadata_type_schema(object metadata):
+    """The TypeSchema of a metadata ``type_schema`` entry (a JSON string or object); None when
+    absent or unreadable."""
+    raw = metadata.get("type_schema") if isinstance(metadata, dict) else None
+    if raw is None:
+        return None
+    try:
+        return TypeSchema._from_maybe_json(raw)
+    except (TypeError, ValueError):
+        return None
 
 
 cdef object build_method(const TVMFFIMethodInfo* method):

@@ -101,7 +101,8 @@ void RegisterIntPair() {
       .def_ro("a", &TestIntPairObj::a, "Field `a`")
       .def_ro("b", &TestIntPairObj::b, "Field `b`")
       .def(refl::init<int64_t, int64_t>())
-      .def("sum", &TestIntPairObj::Sum, "Method to compute sum of a and b");
+      .def("sum", &TestIntPairObj::Sum, "Method to compute sum of a and b")
+      .def_convert<TestIntPair>();
   refl::GlobalDef().def("testing.TestIntPairSum", [](TestIntPair pair) { return pair->Sum(); });
 }
 

@@ -240,13 +240,20 @@ std::string STLJoinTypeStr() {
   return out;
 }
 
-/// `{"type":"<name>","args":[<schema of each of Ts>]}`.
+/// The schemas of Ts, joined by sep.
 template <typename... Ts>
-std::string STLTypeSchema(const char* name) {
-  std::string out = std::string("{\"type\":\"") + name + "\",\"args\":[";
+std::string STLJoinTypeSchema(const char* sep) {
+  std::string out;
   bool first = true;
-  ((out += (first ? "" : ",") + TypeSchemaOf<std::decay_t<Ts>>::v(), first = false), ...);
-  return out + "]}";
+  ((out += (first ? "" : sep) + TypeSchemaOf<std::decay_t<Ts>>::v(), first = false), ...);
+  return out;
+}
+
+/// `{"type":"<name>","args":[<schema of each of Ts>]}`; variadic types separate them by ", ".
+template <typename... Ts>
+std::string STLTypeSchema(const char* name, const char* sep = ",") {
+  return std::string("{\"type\":\"") + name + "\",\"args\":[" + STLJoinTypeSchema<Ts...>(sep) +
+         "]}";
 }
 
 /// Common defaults of the STL container traits: converted on every crossing, never stored.
@@ -449,7 +456,7 @@ template <typename... Ts>
 struct TypeTraits<std::tuple<Ts...>> : public details::STLTupleTraitsBase<std::tuple<Ts...>> {
   static constexpr bool convert_enabled = (details::stl_elem_convertible_v<Ts> && ...);
   static std::string TypeStr() { return "std::tuple<" + details::STLJoinTypeStr<Ts...>() + ">"; }
-  static std::string TypeSchema() { return details::STLTypeSchema<Ts...>("std::tuple"); }
+  static std::string TypeSchema() { return details::STLTypeSchema<Ts...>("std::tuple", ", "); }
 };
 
 /// std::pair<A, B>: an Array of two elements.
@@ -552,7 +559,7 @@ struct TypeTraits<std::variant<Vs...>> : public TypeTraitsBase {
     return details::STLPlainMismatch(src);
   }
   static std::string TypeStr() { return "std::variant<" + details::STLJoinTypeStr<Vs...>() + ">"; }
-  static std::string TypeSchema() { return details::STLTypeSchema<Vs...>("std::variant"); }
+  static std::string TypeSchema() { return details::STLTypeSchema<Vs...>("std::variant", ", "); }
 
  private:
   template <size_t I = 0>
@@ -617,7 +624,12 @@ struct TypeTraits<std::function<R(Args...)>> : public TypeTraitsBase {
     return "std::function<" + details::Type2Str<std::decay_t<R>>::v() + "(" +
            details::STLJoinTypeStr<Args...>() + ")>";
   }
-  static std::string TypeSchema() { return details::STLTypeSchema<R, Args...>("std::function"); }
+  /// `{"type":"std::function","named_args":{"return":[<R>],"params":[<Args>...]}}`.
+  static std::string TypeSchema() {
+    return "{\"type\":\"std::function\",\"named_args\":{\"return\":[" +
+           details::TypeSchemaOf<std::decay_t<R>>::v() + "],\"params\":[" +
+           details::STLJoinTypeSchema<Args...>(", ") + "]}}";
+  }
 };
 
 }  // namespace ffi

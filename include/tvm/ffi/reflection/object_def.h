@@ -7,6 +7,7 @@
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object_ptr_traits.h>
+#include <tvm/ffi/reflection/creator.h>
 #include <tvm/ffi/reflection/field_traits.h>
 #include <tvm/ffi/reflection/registry.h>
 
@@ -208,6 +209,11 @@ class TypeAttrDef {
   TypeAttrDef& attr(AttrKey<T> key, Value&& value) {
     return attr(key.name, T(std::forward<Value>(value)));
   }
+  /// `__ffi_convert__`: (value) -> TSelf, with the conversions TSelf's TypeTraits allow.
+  template <typename TSelf>
+  TypeAttrDef& def_convert() {
+    return def(type_attr::kConvert, &details::FFIConvertFromAnyViewToObjectRef<TSelf>);
+  }
   /// Stores the native hook Fn through the key's hook type: `native_fn_attr<&F>(kKey)`.
   template <auto Fn, typename T>
   TypeAttrDef& native_fn_attr(AttrKey<T> key) {
@@ -296,6 +302,12 @@ class ObjectDef {
   template <typename T>
   ObjectDef& def_type_attr(const char* name, T&& value) {
     TypeAttrDef<Class>().def(name, std::forward<T>(value));
+    return *this;
+  }
+  /// The `__ffi_convert__` type attribute producing TSelf (see TypeAttrDef::def_convert).
+  template <typename TSelf>
+  ObjectDef& def_convert() {
+    TypeAttrDef<Class>().template def_convert<TSelf>();
     return *this;
   }
 
