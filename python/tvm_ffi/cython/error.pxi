@@ -287,8 +287,8 @@ cdef object exception_of_kind(str kind, str message):
 # ------------------------------------------------------------------------------------------
 # Python exceptions that cross native code and come back
 # ------------------------------------------------------------------------------------------
-# Per thread: native error handle -> (the Error, the exception, its traceback, the number of
-# backtrace lines when it crossed). Bounded, as native code may swallow errors.
+# Per thread: native error handle -> (the Error, the exception, its traceback, the size of the
+# backtrace text when it crossed). Bounded, as native code may swallow errors.
 cdef object _ORIGINALS = threading.local()
 cdef Py_ssize_t _ORIGINALS_LIMIT = 16
 
@@ -307,7 +307,19 @@ cdef void remember_original_exception(object error, BaseException exc) except *:
     entries.pop(key, None)
     if len(entries) >= _ORIGINALS_LIMIT:
         del entries[next(iter(entries))]
-    entries[key] = (error, exc, exc.__traceback__, error.backtrace.count("\n"))
+    entries[key] = (error, exc, exc.__traceback__, backtrace_size(error))
+
+
+cdef size_t backtrace_size(object error) except? 0:
+    return TVMFFIPyErrorCell(error_handle(error)).backtrace.size
+
+
+cdef str backtrace_suffix(object error, size_t start):
+    """The backtrace text added after it was ``start`` bytes long (native layers append)."""
+    cdef TVMFFIByteArray text = TVMFFIPyErrorCell(error_handle(error)).backtrace
+    if start >= text.size:
+        return ""
+    return text.data[start:text.size].decode("utf-8", "replace")
 
 
 cdef object take_original_exception(object error):
@@ -316,8 +328,8 @@ cdef object take_original_exception(object error):
     entry = thread_originals().pop(<uint64_t>(<CObject>error).chandle, None)
     if entry is None:
         return None
-    _, exc, tb, lines_then = entry
-    native = "".join(error.backtrace.splitlines(True)[lines_then:])
+    _, exc, tb, size_then = entry
+    native = backtrace_suffix(error, size_then)
     chain = append_traceback(_traceback_from_backtrace(native), without_own_entries(tb))
     exc.__tvm_ffi_error__ = error
     exc.__tvm_ffi_recorded_frames__ = (error, traceback_length(chain))
