@@ -56,19 +56,25 @@ print("calls:", calls)
 
 
 def test_unbounded_python_native_recursion_raises_recursion_error() -> None:
+    # In a thread with a 2 MiB stack, so that the stack runs out after ~1,000 levels.
     script = """
-import sys, tvm_ffi
+import sys, threading, tvm_ffi
 sys.setrecursionlimit(10**6)
+threading.stack_size(2 * 1024 * 1024)
 apply = tvm_ffi.get_global_func("testing.apply")
 depth = 0
 def recurse():
     global depth
     depth += 1
     return apply(recurse)
-try:
-    recurse()
-except RecursionError as err:
-    print("RecursionError at depth", depth, "-", err)
+def run():
+    try:
+        recurse()
+    except RecursionError as err:
+        print("RecursionError at depth", depth, "-", err)
+thread = threading.Thread(target=run)
+thread.start()
+thread.join()
 """
     result = _run(script)
     assert result.returncode == 0, result.stderr[-2000:]

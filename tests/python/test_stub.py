@@ -21,6 +21,7 @@ IMPORTED_MODULES = {
     "json",
     "numbers",
     "os",
+    "sys",
     "threading",
     "types",
     "typing",
