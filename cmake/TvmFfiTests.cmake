@@ -43,8 +43,13 @@ function(tvm_ffi_add_cpp_tests)
       TVM_FFI_TESTING_LIBRARY_PATH="$<TARGET_FILE:tvm_ffi_testing>")
   endif()
   target_link_libraries(tvm_ffi_cpp_tests PRIVATE GTest::gtest GTest::gtest_main)
-  include(GoogleTest)
-  gtest_discover_tests(tvm_ffi_cpp_tests DISCOVERY_MODE PRE_TEST PROPERTIES TIMEOUT 300)
+  # Two shards, each one process running its half of the tests: a process per test spent most
+  # of the suite's time (under the sanitizers) starting up and loading the libraries.
+  foreach(_shard RANGE 1)
+    add_test(NAME tvm_ffi_cpp_tests_shard${_shard} COMMAND tvm_ffi_cpp_tests)
+    set_tests_properties(tvm_ffi_cpp_tests_shard${_shard} PROPERTIES
+      ENVIRONMENT "GTEST_TOTAL_SHARDS=2;GTEST_SHARD_INDEX=${_shard}" TIMEOUT 1200)
+  endforeach()
   # The backtrace tests again with libdw turned off: names then come from ELF symbol tables.
   add_test(NAME tvm_ffi_backtrace_without_libdw
     COMMAND tvm_ffi_cpp_tests "--gtest_filter=Backtrace*:ErrorAcrossLibraries*")

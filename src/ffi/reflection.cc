@@ -125,6 +125,10 @@ const TVMFFITypeInfo* TargetTypeInfo(AnyView target) {
     if (info == nullptr) {
       TVM_FFI_THROW(ValueError) << kMakeObject << ": unknown type index " << *index;
     }
+    if (*index < kTVMFFIStaticObjectBegin) {
+      TVM_FFI_THROW(TypeError) << kMakeObject << ": type index " << *index << " (`"
+                               << TypeKeyOf(info) << "`) is not an object type";
+    }
     return info;
   }
   std::optional<String> key = target.try_cast<String>();

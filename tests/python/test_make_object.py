@@ -86,6 +86,7 @@ def test_type_index_names_the_type() -> None:
     [
         (2**30, ValueError, "unknown type index 1073741824"),
         (-5, ValueError, "unknown type index -5"),
+        (5, TypeError, "type index 5 \\(`.*`\\) is not an object type"),
         (1.5, TypeError, "type key \\(str\\) or a type index \\(int\\), got `float`"),
         ("testing.NoSuchType", ValueError, "unknown type key 'testing.NoSuchType'"),
     ],
