@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The testing library's class-binding fixtures (testing.TestCxx*, TestDeepCopyEdges): reflected
-layout and field traits, the field-wise ``__ffi_init__`` with its exact errors, the Python classes
-of tvm_ffi.testing, enums, comparison, copies and repr. Expected values are Apache 0.1.15's."""
+"""The Python classes tvm_ffi.testing binds to the testing library's class-binding fixtures
+(testing.TestCxx*, TestDeepCopyEdges): construction and its exact errors, field writes,
+comparison, enums, copies and repr. Expected values are Apache 0.1.15's."""
 
 from __future__ import annotations
 
@@ -9,397 +9,17 @@ import copy
 from typing import Any, Callable
 
 import pytest
+from conftest import native_init, native_new, native_type_attr, native_type_info
 
 import tvm_ffi
 import tvm_ffi.testing as testing
-from tvm_ffi import core
 from tvm_ffi.serialization import from_json_graph_str, to_json_graph_str
 
 deep_copy = tvm_ffi.get_global_func("ffi.DeepCopy")
 
-# Field flag bits (c_api.h).
-RW, DEFAULT, REPR_OFF, INIT_OFF, KW_ONLY = 1, 2, 64, 512, 1024
-
-
-def type_info(type_key: str) -> Any:
-    return core._lookup_or_register_type_info_from_type_key(type_key)
-
-
-def type_attr(type_key: str, name: str) -> Any:
-    return core._lookup_type_attr(type_info(type_key).type_index, name)
-
-
-def native_init(type_key: str) -> Callable[..., Any]:
-    """The ``__ffi_init__`` type attribute, called with ``KWARGS`` for keywords."""
-    init = type_attr(type_key, "__ffi_init__")
-
-    def call(*args: Any, **kwargs: Any) -> Any:
-        tail = [core.KWARGS, *(x for item in kwargs.items() for x in item)] if kwargs else []
-        return init(*args, *tail)
-
-    return call
-
-
-def new_object(type_key: str) -> Any:
-    """An object from the ``__ffi_new__`` allocator (fields hold their C++ defaults)."""
-    return type_attr(type_key, "__ffi_new__")()
-
-
-# Reflected layout: parent, total size, fields as (name, flags, type schema), finality.
-
-LAYOUTS: dict[str, tuple[str, int, list[tuple[str, int, str]], bool]] = {
-    "testing.TestCxxClassBase": (
-        "ffi.Object",
-        40,
-        [("v_i64", RW | REPR_OFF, "int"), ("v_i32", RW | REPR_OFF, "int")],
-        False,
-    ),
-    "testing.TestCxxClassDerived": (
-        "testing.TestCxxClassBase",
-        56,
-        [("v_f64", RW, "float"), ("v_f32", RW | DEFAULT, "float")],
-        False,
-    ),
-    "testing.TestCxxClassDerivedDerived": (
-        "testing.TestCxxClassDerived",
-        80,
-        [("v_str", RW | DEFAULT, "ffi.String"), ("v_bool", RW, "bool")],
-        False,
-    ),
-    "testing.TestCxxClassHiddenField": (
-        "ffi.Object",
-        48,
-        [("v_i64", RW, "int"), ("v_i32", RW, "int")],
-        True,
-    ),
-    "testing.TestCxxClassPolymorphic": ("ffi.Object", 40, [("v_i64", RW, "int")], True),
-    "testing.TestCxxEnumHolder": (
-        "ffi.Object",
-        40,
-        [("priority", RW, "testing.TestCxxIntEnum"), ("opcode", RW, "testing.TestCxxStrEnum")],
-        False,
-    ),
-    "testing.TestCxxIntEnum": ("ffi.IntEnum", 48, [], True),
-    "testing.TestCxxStrEnum": ("ffi.StrEnum", 48, [], True),
-    "testing.TestCxxInitSubset": (
-        "ffi.Object",
-        56,
-        [
-            ("required_field", RW, "int"),
-            ("optional_field", RW | DEFAULT | INIT_OFF, "int"),
-            ("note", RW | DEFAULT | INIT_OFF, "ffi.String"),
-        ],
-        False,
-    ),
-    "testing.TestCxxKwOnly": (
-        "ffi.Object",
-        56,
-        [
-            ("x", RW | KW_ONLY, "int"),
-            ("y", RW | KW_ONLY, "int"),
-            ("z", RW | KW_ONLY, "int"),
-            ("w", RW | DEFAULT | KW_ONLY, "int"),
-        ],
-        False,
-    ),
-    "testing.TestCxxAutoInit": (
-        "ffi.Object",
-        56,
-        [
-            ("a", RW, "int"),
-            ("b", RW | DEFAULT | INIT_OFF, "int"),
-            ("c", RW | KW_ONLY, "int"),
-            ("d", RW | DEFAULT, "int"),
-        ],
-        False,
-    ),
-    "testing.TestCxxAutoInitSimple": (
-        "ffi.Object",
-        40,
-        [("x", RW, "int"), ("y", RW, "int")],
-        False,
-    ),
-    "testing.TestCxxAutoInitAllInitOff": (
-        "ffi.Object",
-        48,
-        [
-            ("x", RW | DEFAULT | INIT_OFF, "int"),
-            ("y", RW | DEFAULT | INIT_OFF, "int"),
-            ("z", RW | INIT_OFF, "int"),
-        ],
-        False,
-    ),
-    "testing.TestCxxAutoInitKwOnlyDefaults": (
-        "ffi.Object",
-        64,
-        [
-            ("p_required", RW, "int"),
-            ("p_default", RW | DEFAULT, "int"),
-            ("k_required", RW | KW_ONLY, "int"),
-            ("k_default", RW | DEFAULT | KW_ONLY, "int"),
-            ("hidden", RW | DEFAULT | INIT_OFF, "int"),
-        ],
-        False,
-    ),
-    "testing.TestCxxAutoInitParent": (
-        "ffi.Object",
-        40,
-        [("parent_required", RW, "int"), ("parent_default", RW | DEFAULT, "int")],
-        False,
-    ),
-    "testing.TestCxxAutoInitChild": (
-        "testing.TestCxxAutoInitParent",
-        56,
-        [("child_required", RW, "int"), ("child_kw_only", RW | KW_ONLY, "int")],
-        True,
-    ),
-    "testing.TestCxxNoAutoInit": ("ffi.Object", 40, [("x", RW, "int"), ("y", RW, "int")], False),
-    "testing.TestDeepCopyEdges": (
-        "ffi.Object",
-        48,
-        [("v_any", RW, "Any"), ("v_obj", RW, "ffi.Object")],
-        False,
-    ),
-}
-
-
-@pytest.mark.parametrize("type_key", sorted(LAYOUTS))
-def test_reflected_layout(type_key: str) -> None:
-    parent, total_size, fields, final = LAYOUTS[type_key]
-    info = type_info(type_key)
-    assert info.parent_type_info.type_key == parent
-    assert info.total_size == total_size
-    got = [(f.name, f.flags, f.metadata) for f in info.fields]
-    assert got == [
-        (name, flags, {"type_schema": f'{{"type":"{ty}"}}'}) for name, flags, ty in fields
-    ]
-    assert all(not f.doc for f in info.fields)
-    assert [f.frozen for f in info.fields] == [False] * len(fields)
-    assert list(info.methods) == []
-    assert type_attr(type_key, "__ffi_type_final__") is final
-
-
-# Which automatic type attributes each type has: no initializer for the enums (declared with
-# init(false)) and TestCxxNoAutoInit; every one has an allocator and a shallow copy.
-NO_INIT = {"testing.TestCxxIntEnum", "testing.TestCxxStrEnum", "testing.TestCxxNoAutoInit"}
-ENUMS = {"testing.TestCxxIntEnum", "testing.TestCxxStrEnum"}
-
-
-@pytest.mark.parametrize("type_key", sorted(LAYOUTS))
-def test_type_attributes(type_key: str) -> None:
-    for name in ("__ffi_new__", "__ffi_shallow_copy__"):
-        assert isinstance(type_attr(type_key, name), tvm_ffi.Function)
-    init = type_attr(type_key, "__ffi_init__")
-    assert (init is None) == (type_key in NO_INIT)
-    assert (type_attr(type_key, "__ffi_convert__") is not None) == (type_key in ENUMS)
-    assert type_attr(type_key, "__ffi_repr__") is None
-    assert type_attr(type_key, "__s_visit__") is None
-
-
-def test_layout_fixtures_offsets() -> None:
-    # An unreflected int64 sits between v_i64 and v_i32; a vtable pointer precedes the header.
-    hidden = {
-        f.name: (f.offset, f.size) for f in type_info("testing.TestCxxClassHiddenField").fields
-    }
-    assert hidden == {"v_i64": (24, 8), "v_i32": (40, 4)}
-    polymorphic = type_info("testing.TestCxxClassPolymorphic").fields
-    assert [(f.offset, f.size) for f in polymorphic] == [(24, 8)]
-    base = type_info("testing.TestCxxClassBase").fields
-    assert [(f.offset, f.size, f.alignment) for f in base] == [(24, 8, 8), (32, 4, 4)]
-
-
-# The field-wise __ffi_init__: positional, keyword and default arguments.
-
-NATIVE_INIT_RESULTS = [
-    (
-        "testing.TestCxxClassDerived",
-        (1, 2, 3.0),
-        {},
-        "testing.TestCxxClassDerived(v_f64=3, v_f32=8)",
-    ),
-    (
-        "testing.TestCxxClassDerived",
-        (1, 2, 3.0, 4.5),
-        {},
-        "testing.TestCxxClassDerived(v_f64=3, v_f32=4.5)",
-    ),
-    (
-        "testing.TestCxxClassDerivedDerived",
-        (1, 2, 3.0, True, 4.0, "s"),
-        {},
-        'testing.TestCxxClassDerivedDerived(v_f64=3, v_f32=4, v_str="s", v_bool=True)',
-    ),
-    (
-        "testing.TestCxxInitSubset",
-        (),
-        {"required_field": 5},
-        'testing.TestCxxInitSubset(required_field=5, optional_field=-1, note="default")',
-    ),
-    (
-        "testing.TestCxxKwOnly",
-        (),
-        {"x": 1, "y": 2, "z": 3},
-        "testing.TestCxxKwOnly(x=1, y=2, z=3, w=100)",
-    ),
-    ("testing.TestCxxAutoInit", (1, 4), {"c": 3}, "testing.TestCxxAutoInit(a=1, b=42, c=3, d=4)"),
-    (
-        "testing.TestCxxAutoInit",
-        (),
-        {"a": 1, "c": 2, "d": 3},
-        "testing.TestCxxAutoInit(a=1, b=42, c=2, d=3)",
-    ),
-    (
-        "testing.TestCxxAutoInitSimple",
-        (),
-        {"y": 2, "x": 1},
-        "testing.TestCxxAutoInitSimple(x=1, y=2)",
-    ),
-    (
-        "testing.TestCxxAutoInitAllInitOff",
-        (),
-        {},
-        "testing.TestCxxAutoInitAllInitOff(x=7, y=9, z=1234)",
-    ),
-    (
-        "testing.TestCxxAutoInitKwOnlyDefaults",
-        (1,),
-        {"k_required": 2},
-        "testing.TestCxxAutoInitKwOnlyDefaults(p_required=1, p_default=11, k_required=2, "
-        "k_default=22, hidden=33)",
-    ),
-    (
-        "testing.TestCxxAutoInitChild",
-        (1, 2, 3),
-        {"child_kw_only": 4},
-        "testing.TestCxxAutoInitChild(parent_required=1, parent_default=3, child_required=2, "
-        "child_kw_only=4)",
-    ),
-    ("testing.TestDeepCopyEdges", (1, None), {}, "testing.TestDeepCopyEdges(v_any=1, v_obj=None)"),
-    (
-        "testing.TestCxxClassHiddenField",
-        (1, 2),
-        {},
-        "testing.TestCxxClassHiddenField(v_i64=1, v_i32=2)",
-    ),
-    ("testing.TestCxxClassPolymorphic", (1,), {}, "testing.TestCxxClassPolymorphic(v_i64=1)"),
-]
-
-
-@pytest.mark.parametrize(("type_key", "args", "kwargs", "expected"), NATIVE_INIT_RESULTS)
-def test_native_init(type_key: str, args: tuple, kwargs: dict, expected: str) -> None:
-    obj = native_init(type_key)(*args, **kwargs)
-    assert type(obj).__tvm_ffi_type_info__.type_key == type_key
-    assert repr(obj) == expected
-
-
-def test_native_init_keyword_marker_alone_is_no_keywords() -> None:
-    init = type_attr("testing.TestCxxAutoInitAllInitOff", "__ffi_init__")
-    assert repr(init(core.KWARGS)) == "testing.TestCxxAutoInitAllInitOff(x=7, y=9, z=1234)"
-
 
 def init_error(type_key: str, text: str) -> str:
     return f"{type_key}.__ffi_init__() {text}"
-
-
-NATIVE_INIT_ERRORS = [
-    ("testing.TestCxxClassBase", (), {}, "missing required argument: 'v_i64'"),
-    ("testing.TestCxxClassBase", (1,), {}, "missing required argument: 'v_i32'"),
-    (
-        "testing.TestCxxClassBase",
-        (1, 2, 3),
-        {},
-        "takes at most 2 positional argument(s), but 3 were given",
-    ),
-    (
-        "testing.TestCxxClassBase",
-        (),
-        {"v_i64": 1, "v_i32": 2, "bad": 3},
-        "got an unexpected keyword argument 'bad'",
-    ),
-    ("testing.TestCxxClassBase", (1, 2), {"v_i64": 3}, "got multiple values for argument 'v_i64'"),
-    (
-        "testing.TestCxxClassBase",
-        ("x", 2),
-        {},
-        "field 'v_i64':\n  Cannot convert from type `ffi.SmallStr` to `int`",
-    ),
-    ("testing.TestCxxClassDerived", (1, 2), {}, "missing required argument: 'v_f64'"),
-    (
-        "testing.TestCxxClassDerivedDerived",
-        (1, 2, 3.0, 4.0),
-        {},
-        "field 'v_bool':\n  Cannot convert from type `float` to `bool`",
-    ),
-    (
-        "testing.TestCxxInitSubset",
-        (5, 6),
-        {},
-        "takes at most 1 positional argument(s), but 2 were given",
-    ),
-    (
-        "testing.TestCxxInitSubset",
-        (),
-        {"required_field": 5, "optional_field": 1},
-        "got an unexpected keyword argument 'optional_field'",
-    ),
-    ("testing.TestCxxKwOnly", (), {}, "missing required keyword-only argument: 'x'"),
-    ("testing.TestCxxKwOnly", (), {"x": 1, "y": 2}, "missing required keyword-only argument: 'z'"),
-    (
-        "testing.TestCxxKwOnly",
-        (1,),
-        {"y": 2, "z": 3},
-        "takes at most 0 positional argument(s), but 1 were given",
-    ),
-    ("testing.TestCxxAutoInit", (), {}, "missing required argument: 'a'"),
-    ("testing.TestCxxAutoInit", (1, 2), {}, "missing required keyword-only argument: 'c'"),
-    (
-        "testing.TestCxxAutoInit",
-        (),
-        {"a": 1, "b": 2, "c": 3},
-        "got an unexpected keyword argument 'b'",
-    ),
-    ("testing.TestCxxAutoInitSimple", (1,), {}, "missing required argument: 'y'"),
-    (
-        "testing.TestCxxAutoInitAllInitOff",
-        (1,),
-        {},
-        "takes at most 0 positional argument(s), but 1 were given",
-    ),
-    (
-        "testing.TestCxxAutoInitKwOnlyDefaults",
-        (1,),
-        {"k_required": 2, "hidden": 4},
-        "got an unexpected keyword argument 'hidden'",
-    ),
-    (
-        "testing.TestCxxAutoInitChild",
-        (1,),
-        {"child_kw_only": 3},
-        "missing required argument: 'child_required'",
-    ),
-    (
-        "testing.TestCxxEnumHolder",
-        (1, 2),
-        {},
-        "field 'priority':\n  Cannot convert from type `int` to `testing.TestCxxIntEnum`",
-    ),
-    ("testing.TestDeepCopyEdges", (1,), {}, "missing required argument: 'v_obj'"),
-]
-
-
-@pytest.mark.parametrize(("type_key", "args", "kwargs", "text"), NATIVE_INIT_ERRORS)
-def test_native_init_errors(type_key: str, args: tuple, kwargs: dict, text: str) -> None:
-    with pytest.raises(TypeError) as info:
-        native_init(type_key)(*args, **kwargs)
-    assert str(info.value) == init_error(type_key, text)
-
-
-def test_repeated_keyword_is_rejected() -> None:
-    init = type_attr("testing.TestCxxAutoInitSimple", "__ffi_init__")
-    with pytest.raises(TypeError) as info:
-        init(core.KWARGS, "x", 1, "x", 2)
-    expected = "got multiple values for argument 'x'"
-    assert str(info.value) == init_error("testing.TestCxxAutoInitSimple", expected)
 
 
 # The Python classes of tvm_ffi.testing.
@@ -549,14 +169,14 @@ def test_no_auto_init_is_made_by_reflection() -> None:
 
 
 def test_allocator_gives_cxx_defaults() -> None:
-    assert repr(new_object("testing.TestCxxClassDerivedDerived")) == (
+    assert repr(native_new("testing.TestCxxClassDerivedDerived")) == (
         'testing.TestCxxClassDerivedDerived(v_f64=0, v_f32=0, v_str="", v_bool=False)'
     )
-    assert repr(new_object("testing.TestCxxKwOnly")) == "testing.TestCxxKwOnly(x=0, y=0, z=0, w=0)"
-    assert repr(new_object("testing.TestCxxInitSubset")) == (
+    assert repr(native_new("testing.TestCxxKwOnly")) == "testing.TestCxxKwOnly(x=0, y=0, z=0, w=0)"
+    assert repr(native_new("testing.TestCxxInitSubset")) == (
         'testing.TestCxxInitSubset(required_field=0, optional_field=-1, note="")'
     )
-    assert repr(new_object("testing.TestDeepCopyEdges")) == (
+    assert repr(native_new("testing.TestDeepCopyEdges")) == (
         "testing.TestDeepCopyEdges(v_any=None, v_obj=None)"
     )
 
@@ -593,14 +213,14 @@ def test_base_compares_by_identity() -> None:
 
 
 def test_enum_classes() -> None:
-    assert issubclass(testing._TestCxxIntEnum, type_info("ffi.IntEnum").type_cls)
-    assert issubclass(testing._TestCxxStrEnum, type_info("ffi.StrEnum").type_cls)
-    member = new_object("testing.TestCxxIntEnum")
+    assert issubclass(testing._TestCxxIntEnum, native_type_info("ffi.IntEnum").type_cls)
+    assert issubclass(testing._TestCxxStrEnum, native_type_info("ffi.StrEnum").type_cls)
+    member = native_new("testing.TestCxxIntEnum")
     assert isinstance(member, testing._TestCxxIntEnum)
     assert (member._int_index, member._str_index, member.value) == (0, "", 0)
-    name = new_object("testing.TestCxxStrEnum")
+    name = native_new("testing.TestCxxStrEnum")
     assert (name._int_index, name._str_index, name.value) == (0, "", "")
-    convert = type_attr("testing.TestCxxIntEnum", "__ffi_convert__")
+    convert = native_type_attr("testing.TestCxxIntEnum", "__ffi_convert__")
     assert convert(member).same_as(member)
     for value, got in [(1, "int"), (name, "testing.TestCxxStrEnum")]:
         with pytest.raises(TypeError) as info:
@@ -620,7 +240,7 @@ def test_no_enum_members_are_defined_natively(run_python) -> None:
 
 
 def test_enum_holder() -> None:
-    priority, opcode = new_object("testing.TestCxxIntEnum"), new_object("testing.TestCxxStrEnum")
+    priority, opcode = native_new("testing.TestCxxIntEnum"), native_new("testing.TestCxxStrEnum")
     holder = testing._TestCxxEnumHolder(opcode=opcode, priority=priority)
     assert holder.priority.same_as(priority) and holder.opcode.same_as(opcode)
     assert repr(holder) == (
@@ -667,7 +287,7 @@ def test_repr_with_every_field_repr_off_is_the_type_key() -> None:
 
 def test_copies_of_class_hierarchy() -> None:
     obj = testing._TestCxxClassDerivedDerived(1, 2, 3.0, True, v_str="z")
-    shallow = type_attr("testing.TestCxxClassDerivedDerived", "__ffi_shallow_copy__")(obj)
+    shallow = native_type_attr("testing.TestCxxClassDerivedDerived", "__ffi_shallow_copy__")(obj)
     assert not shallow.same_as(obj)
     assert (shallow.v_i64, shallow.v_str) == (1, "z")
     assert repr(deep_copy(obj)) == repr(obj)
@@ -691,7 +311,7 @@ def test_copies_of_class_hierarchy() -> None:
 )
 def test_layout_fixtures_copy_and_round_trip(type_key: str, args: tuple, expected: str) -> None:
     obj = native_init(type_key)(*args)
-    shallow = type_attr(type_key, "__ffi_shallow_copy__")(obj)
+    shallow = native_type_attr(type_key, "__ffi_shallow_copy__")(obj)
     for copied in (shallow, deep_copy(obj), from_json_graph_str(to_json_graph_str(obj))):
         assert not copied.same_as(obj)
         assert repr(copied) == expected
@@ -714,7 +334,7 @@ def test_deep_copy_edges() -> None:
 
 
 def test_deep_copy_edges_fields() -> None:
-    edges = new_object("testing.TestDeepCopyEdges")
+    edges = native_new("testing.TestDeepCopyEdges")
     edges.v_any = "s"
     edges.v_obj = None
     assert (edges.v_any, edges.v_obj) == ("s", None)

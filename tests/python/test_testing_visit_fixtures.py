@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from conftest import native_type_attr, native_type_info
 
 import tvm_ffi
 import tvm_ffi.testing as testing
-from tvm_ffi import DefRegionKind, core
+from tvm_ffi import DefRegionKind
 from tvm_ffi.serialization import from_json_graph_str, to_json_graph_str
 
 make_graph = tvm_ffi.get_global_func("testing.make_visit_region_graph")
@@ -20,11 +21,6 @@ NONE, PATTERN, SIMPLE = DefRegionKind.NONE, DefRegionKind.DEF_PATTERN, DefRegion
 REGIONS = "testing.TestVisitRegions(simple=1, pattern=2, ordinary=3)"
 HOOK = f"testing.TestVisitHook(child={REGIONS})"
 REGIONS_KEY, HOOK_KEY = "testing.TestVisitRegions", "testing.TestVisitHook"
-
-
-def type_attr(type_key: str, name: str) -> Any:
-    info = core._lookup_or_register_type_info_from_type_key(type_key)
-    return core._lookup_type_attr(info.type_index, name)
 
 
 def label(value: Any) -> str:
@@ -86,30 +82,32 @@ def test_make_visit_region_graph_bad_arguments(args: tuple, message: str) -> Non
 
 
 def test_region_flags_and_attributes() -> None:
-    info = core._lookup_or_register_type_info_from_type_key("testing.TestVisitRegions")
+    info = native_type_info("testing.TestVisitRegions")
     assert [(f.name, f.flags, f.frozen) for f in info.fields] == [
         ("simple", 4096, True),
         ("pattern", 16, True),
         ("ordinary", 0, True),
     ]
-    assert type_attr("testing.TestVisitRegions", "__ffi_type_final__") is True
-    init = type_attr("testing.TestVisitRegions", "__ffi_init__")
+    assert native_type_attr("testing.TestVisitRegions", "__ffi_type_final__") is True
+    init = native_type_attr("testing.TestVisitRegions", "__ffi_init__")
     assert repr(init(4, 5, 6)) == "testing.TestVisitRegions(simple=4, pattern=5, ordinary=6)"
     with pytest.raises(TypeError) as error:
         init(1)
     assert str(error.value) == (
         "testing.TestVisitRegions.__ffi_init__() missing required argument: 'pattern'"
     )
-    assert repr(type_attr("testing.TestVisitRegions", "__ffi_new__")()) == REGIONS
+    assert repr(native_type_attr("testing.TestVisitRegions", "__ffi_new__")()) == REGIONS
 
 
 def test_hook_type_has_no_initializer() -> None:
-    info = core._lookup_or_register_type_info_from_type_key("testing.TestVisitHook")
+    info = native_type_info("testing.TestVisitHook")
     assert [(f.name, f.flags, f.frozen) for f in info.fields] == [("child", 0, True)]
-    assert type_attr("testing.TestVisitHook", "__ffi_init__") is None
-    assert type_attr("testing.TestVisitHook", "__ffi_new__") is None
-    assert isinstance(type_attr("testing.TestVisitHook", "__s_visit__"), tvm_ffi.Function)
-    assert isinstance(type_attr("testing.TestVisitHook", "__ffi_shallow_copy__"), tvm_ffi.Function)
+    assert native_type_attr("testing.TestVisitHook", "__ffi_init__") is None
+    assert native_type_attr("testing.TestVisitHook", "__ffi_new__") is None
+    assert isinstance(native_type_attr("testing.TestVisitHook", "__s_visit__"), tvm_ffi.Function)
+    assert isinstance(
+        native_type_attr("testing.TestVisitHook", "__ffi_shallow_copy__"), tvm_ffi.Function
+    )
     message = (
         "Type `testing.TestVisitHook` does not support reflection creation "
         "(no native creator or __ffi_new__ type attr)"
