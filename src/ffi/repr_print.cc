@@ -6,13 +6,15 @@
 // strings in double quotes with JSON escapes, bytes as b"..." (\xNN for non-printable bytes),
 // dtypes (int8), devices (cuda:1), opaque pointers (void*), Array (1, 2) / (x,), List [1, 2], Map
 // and Dict {"a": 1}, Shape(1, 2), tensors float32[2, 3]@cpu:0, objects with reflected fields as
-// key(f1=v1, f2=v2) (ancestors' fields first, ReprOff fields omitted) and other objects as their
-// type key. A container or object met again while it is being printed prints as `...`. A
+// key(f1=v1, f2=v2) (ancestors' fields first, ReprOff fields omitted), enum members as key.name and
+// other objects (no field shown) as their type key. A container or object met again while it is
+// being printed prints as `...`. A
 // `__ffi_repr__` type attribute (Function (obj, printer) -> str) replaces the default format.
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/big_int.h>
 #include <tvm/ffi/container/map_base.h>
 #include <tvm/ffi/container/seq_base.h>
+#include <tvm/ffi/enum.h>
 #include <tvm/ffi/extra/dataclass.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/reflection/registry.h>
@@ -207,8 +209,15 @@ class ReprPrinter {
       case kTVMFFIDict:
         return PrintMap(static_cast<const MapBaseObj*>(obj));
       default:
+        if (obj->IsInstance<EnumObj>()) return PrintEnum(static_cast<const EnumObj*>(obj));
         return PrintFields(obj, index);
     }
+  }
+
+  /// key.name for an enum member (Apache's default when the enum class has no repr hook).
+  static std::string PrintEnum(const EnumObj* member) {
+    std::string out = member->GetTypeKey();
+    return out + "." + std::string(member->_str_index.data(), member->_str_index.size());
   }
 
   /// A Function(value) -> str that prints with this printer (sharing the cycle guard).
@@ -247,12 +256,8 @@ class ReprPrinter {
       fields += (fields.empty() ? "" : ", ") + std::string(field->name.data, field->name.size) +
                 "=" + Print(value);
     });
-    return HasAnyField(info) ? key + "(" + fields + ")" : key;
-  }
-
-  static bool HasAnyField(const TVMFFITypeInfo* info) {
-    return reflection::ForEachFieldInfoWithEarlyStop(info,
-                                                     [](const TVMFFIFieldInfo*) { return true; });
+    // No field shown (none reflected, or all ReprOff): the bare key, as Apache prints it.
+    return fields.empty() ? key : key + "(" + fields + ")";
   }
 
   std::vector<const Object*> active_;

@@ -7,8 +7,10 @@
 #include <tvm/ffi/container/list.h>
 #include <tvm/ffi/container/map.h>
 #include <tvm/ffi/container/shape.h>
+#include <tvm/ffi/enum.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/memory.h>
+#include <tvm/ffi/reflection/enum_def.h>
 #include <tvm/ffi/reflection/registry.h>
 #include <tvm/ffi/string.h>
 #include <ucontext.h>
@@ -43,8 +45,15 @@ class HiddenObj : public Object {
   TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test.repr.Hidden", HiddenObj, Object);
 };
 
+/// An enum with the member Red (printed as key.name).
+class ColorObj : public EnumObj {
+ public:
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test.repr.Color", ColorObj, EnumObj);
+};
+
 TVM_FFI_STATIC_INIT_BLOCK() {
   refl::ObjectDef<HiddenObj>().def_ro("secret", &HiddenObj::secret, refl::repr(false));
+  refl::EnumDef<ColorObj>("Red");
   refl::TypeAttrDef<HookedObj>().def(
       refl::type_attr::kRepr, [](const HookedObj* self, Function printer) -> String {
         return "Hooked<" + std::string(printer(self->inner).cast<String>()) + ">";
@@ -121,7 +130,14 @@ TEST(Repr, ReflectedObjects) {
 
 TEST(Repr, ObjectsWithoutFieldsPrintTheirKey) {
   EXPECT_EQ(Repr(Function::FromTyped([]() {})), "ffi.Function");
-  EXPECT_EQ(Repr(ObjectRef(make_object<HiddenObj>())), "test.repr.Hidden()");
+  // Every field ReprOff: nothing in parentheses, so no parentheses (Apache's format).
+  EXPECT_EQ(Repr(ObjectRef(make_object<HiddenObj>())), "test.repr.Hidden");
+}
+
+TEST(Repr, EnumMembersPrintKeyDotName) {
+  Enum red = EnumObj::_GetByStrIndex<ColorObj>("Red");
+  EXPECT_EQ(Repr(red), "test.repr.Color.Red");
+  EXPECT_EQ(Repr(Array<Any>{red}), "(test.repr.Color.Red,)");
 }
 
 TEST(Repr, HookIsUsed) {

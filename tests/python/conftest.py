@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import pytest
 
@@ -28,6 +28,41 @@ def assert_refcount_stable(obj: object, call: Callable[[object], object]) -> Non
         call(obj)
     gc.collect()
     assert sys.getrefcount(obj) == base
+
+
+# Reflection helpers for the testing library's native types (tvm_ffi is imported on first use).
+
+
+def native_type_info(type_key: str) -> Any:
+    """The TypeInfo of a registered native type key."""
+    from tvm_ffi import core
+
+    return core._lookup_or_register_type_info_from_type_key(type_key)
+
+
+def native_type_attr(type_key: str, name: str) -> Any:
+    """A type attribute of a native type (None when it has none)."""
+    from tvm_ffi import core
+
+    return core._lookup_type_attr(native_type_info(type_key).type_index, name)
+
+
+def native_init(type_key: str) -> Callable[..., Any]:
+    """The ``__ffi_init__`` type attribute, called with ``KWARGS`` for keywords."""
+    from tvm_ffi import core
+
+    init = native_type_attr(type_key, "__ffi_init__")
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        tail = [core.KWARGS, *(x for item in kwargs.items() for x in item)] if kwargs else []
+        return init(*args, *tail)
+
+    return call
+
+
+def native_new(type_key: str) -> Any:
+    """An object from the ``__ffi_new__`` allocator (fields hold their C++ defaults)."""
+    return native_type_attr(type_key, "__ffi_new__")()
 
 
 @pytest.fixture

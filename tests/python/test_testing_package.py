@@ -42,6 +42,39 @@ def test_every_testing_global_is_an_attribute() -> None:
         assert func.same_as(tvm_ffi.get_global_func(f"testing.{short}")), short
 
 
+# The private classes Apache's tvm_ffi.testing exports, each bound to its native type.
+PRIVATE_CLASSES = {
+    "_SchemaAllTypes": "testing.SchemaAllTypes",
+    "_TestCxxAutoInit": "testing.TestCxxAutoInit",
+    "_TestCxxAutoInitAllInitOff": "testing.TestCxxAutoInitAllInitOff",
+    "_TestCxxAutoInitChild": "testing.TestCxxAutoInitChild",
+    "_TestCxxAutoInitKwOnlyDefaults": "testing.TestCxxAutoInitKwOnlyDefaults",
+    "_TestCxxAutoInitParent": "testing.TestCxxAutoInitParent",
+    "_TestCxxAutoInitSimple": "testing.TestCxxAutoInitSimple",
+    "_TestCxxClassBase": "testing.TestCxxClassBase",
+    "_TestCxxClassDerived": "testing.TestCxxClassDerived",
+    "_TestCxxClassDerivedDerived": "testing.TestCxxClassDerivedDerived",
+    "_TestCxxEnumHolder": "testing.TestCxxEnumHolder",
+    "_TestCxxInitSubset": "testing.TestCxxInitSubset",
+    "_TestCxxIntEnum": "testing.TestCxxIntEnum",
+    "_TestCxxKwOnly": "testing.TestCxxKwOnly",
+    "_TestCxxNoAutoInit": "testing.TestCxxNoAutoInit",
+    "_TestCxxStrEnum": "testing.TestCxxStrEnum",
+}
+
+
+def test_private_classes_are_exported_but_not_in_all() -> None:
+    exported = {
+        name for name in dir(testing) if name.startswith("_Test") or name == "_SchemaAllTypes"
+    }
+    assert exported == set(PRIVATE_CLASSES)
+    for name, type_key in PRIVATE_CLASSES.items():
+        cls = getattr(testing, name)
+        assert cls.__tvm_ffi_type_info__.type_key == type_key
+        assert cls.__module__ == "tvm_ffi.testing.testing"
+        assert name not in testing.__all__
+
+
 def test_globals_are_callable_through_the_package() -> None:
     assert testing.echo(7) == 7
     assert testing.apply(testing.add_one, 4) == 5

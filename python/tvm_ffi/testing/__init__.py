@@ -17,6 +17,23 @@ _registry.init_ffi_api("testing", __name__)
 from . import testing as _testing  # noqa: E402
 from ._locking import run_with_gpu_lock  # noqa: E402
 from .testing import *  # noqa: E402, F403 - the public names of testing.py
-from .testing import _SchemaAllTypes as _SchemaAllTypes  # noqa: E402 - private, not in __all__
+from .testing import (  # noqa: E402, F401 - private, not in __all__
+    _SchemaAllTypes,
+    _TestCxxAutoInit,
+    _TestCxxAutoInitAllInitOff,
+    _TestCxxAutoInitChild,
+    _TestCxxAutoInitKwOnlyDefaults,
+    _TestCxxAutoInitParent,
+    _TestCxxAutoInitSimple,
+    _TestCxxClassBase,
+    _TestCxxClassDerived,
+    _TestCxxClassDerivedDerived,
+    _TestCxxEnumHolder,
+    _TestCxxInitSubset,
+    _TestCxxIntEnum,
+    _TestCxxKwOnly,
+    _TestCxxNoAutoInit,
+    _TestCxxStrEnum,
+)
 
 __all__ = [name for name in _testing.__all__ if not name.startswith("_")] + ["run_with_gpu_lock"]

@@ -9,10 +9,11 @@ method, or the field-wise constructor reflection registers as a type attribute).
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
+from .. import core
 from ..core import Object
 from ..registry import get_global_func, register_object
 
@@ -127,6 +128,180 @@ class _SchemaAllTypes(Object):
     __test__ = False
 
 
+@register_object("testing.TestCxxClassBase")
+class _TestCxxClassBase(Object):
+    """Writable ``v_i64`` and ``v_i32``, both left out of repr.
+
+    Its ``__init__`` adds 1 and 2 to the arguments before the native initializer stores them, so
+    tests can tell it from a generated one.
+    """
+
+    v_i64: int
+    v_i32: int
+    not_field_1 = 1
+    not_field_2: ClassVar[int] = 2
+
+    def __init__(self, v_i64: int, v_i32: int) -> None:
+        _TestCxxClassBase.__ffi_init__(self, v_i64 + 1, v_i32 + 2)
+
+
+@register_object("testing.TestCxxClassDerived")
+class _TestCxxClassDerived(_TestCxxClassBase):
+    """Adds ``v_f64`` and ``v_f32`` (default 8.0); compared, ordered and hashed by value."""
+
+    v_f64: float
+    v_f32: float
+
+    def __eq__(self, other: object) -> bool:
+        return _recursive_compare(self, other, "ffi.RecursiveEq")
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __lt__(self, other: object) -> bool:
+        return _recursive_compare(self, other, "ffi.RecursiveLt")
+
+    def __le__(self, other: object) -> bool:
+        return _recursive_compare(self, other, "ffi.RecursiveLe")
+
+    def __gt__(self, other: object) -> bool:
+        return _recursive_compare(self, other, "ffi.RecursiveGt")
+
+    def __ge__(self, other: object) -> bool:
+        return _recursive_compare(self, other, "ffi.RecursiveGe")
+
+    def __hash__(self) -> int:
+        return get_global_func("ffi.RecursiveHash")(self)
+
+
+def _recursive_compare(lhs: Object, rhs: object, func_name: str) -> Any:
+    """Compare two objects of one class hierarchy field by field; ``NotImplemented`` otherwise."""
+    if not (isinstance(rhs, type(lhs)) or isinstance(lhs, type(rhs))):
+        return NotImplemented
+    return get_global_func(func_name)(lhs, rhs)
+
+
+@register_object("testing.TestCxxClassDerivedDerived")
+class _TestCxxClassDerivedDerived(_TestCxxClassDerived):
+    """Adds ``v_str`` (default ``"default"``) and the required ``v_bool``."""
+
+    v_str: str
+    v_bool: bool
+
+
+def _class_of(type_key: str) -> Any:
+    """Return the class objects of a native type are bound to (its fallback class if none)."""
+    return core._class_for_type_index(core._object_type_key_to_index(type_key))
+
+
+@register_object("testing.TestCxxIntEnum")
+class _TestCxxIntEnum(_class_of("ffi.IntEnum")):
+    """The native IntEnum class ``testing.TestCxxIntEnum``; it has no members yet."""
+
+
+@register_object("testing.TestCxxStrEnum")
+class _TestCxxStrEnum(_class_of("ffi.StrEnum")):
+    """The native StrEnum class ``testing.TestCxxStrEnum``; it has no members yet."""
+
+
+@register_object("testing.TestCxxEnumHolder")
+class _TestCxxEnumHolder(Object):
+    """Holds a ``_TestCxxIntEnum`` ``priority`` and a ``_TestCxxStrEnum`` ``opcode``."""
+
+    __test__ = False
+    priority: _TestCxxIntEnum
+    opcode: _TestCxxStrEnum
+
+
+@register_object("testing.TestCxxInitSubset")
+class _TestCxxInitSubset(Object):
+    """Takes ``required_field`` only; ``optional_field`` (-1) and ``note`` are not arguments."""
+
+    required_field: int
+    optional_field: int
+    note: str
+
+
+@register_object("testing.TestCxxKwOnly")
+class _TestCxxKwOnly(Object):
+    """Takes ``x``, ``y``, ``z`` and ``w`` (default 100) by keyword only."""
+
+    x: int
+    y: int
+    z: int
+    w: int
+
+
+@register_object("testing.TestCxxAutoInit")
+class _TestCxxAutoInit(Object):
+    """``(a, d=99, *, c)``; ``b`` (42) is not an argument."""
+
+    __test__ = False
+    a: int
+    b: int
+    c: int
+    d: int
+
+
+@register_object("testing.TestCxxAutoInitSimple")
+class _TestCxxAutoInitSimple(Object):
+    """``(x, y)``."""
+
+    __test__ = False
+    x: int
+    y: int
+
+
+@register_object("testing.TestCxxAutoInitAllInitOff")
+class _TestCxxAutoInitAllInitOff(Object):
+    """Takes no arguments: ``x`` is 7, ``y`` 9 and ``z`` the native default 1234."""
+
+    __test__ = False
+    x: int
+    y: int
+    z: int
+
+
+@register_object("testing.TestCxxAutoInitKwOnlyDefaults")
+class _TestCxxAutoInitKwOnlyDefaults(Object):
+    """``(p_required, p_default=11, *, k_required, k_default=22)``; ``hidden`` is 33."""
+
+    __test__ = False
+    p_required: int
+    p_default: int
+    k_required: int
+    k_default: int
+    hidden: int
+
+
+@register_object("testing.TestCxxNoAutoInit")
+class _TestCxxNoAutoInit(Object):
+    """Fields ``x`` and ``y`` but no native initializer: it cannot be constructed directly."""
+
+    __test__ = False
+    x: int
+    y: int
+
+
+@register_object("testing.TestCxxAutoInitParent")
+class _TestCxxAutoInitParent(Object):
+    """``(parent_required, parent_default=5)``."""
+
+    __test__ = False
+    parent_required: int
+    parent_default: int
+
+
+@register_object("testing.TestCxxAutoInitChild")
+class _TestCxxAutoInitChild(_TestCxxAutoInitParent):
+    """``(parent_required, child_required, parent_default=5, *, child_kw_only)``."""
+
+    __test__ = False
+    child_required: int
+    child_kw_only: int
+
+
 def create_object(type_key: str, **kwargs: Any) -> Object:
     """Make an object of a reflected type from its fields, by reflection.
 
@@ -193,6 +368,21 @@ __all__ = [
     "TestObjectDerived",
     "TestObjectPtrHolder",
     "_SchemaAllTypes",
+    "_TestCxxAutoInit",
+    "_TestCxxAutoInitAllInitOff",
+    "_TestCxxAutoInitChild",
+    "_TestCxxAutoInitKwOnlyDefaults",
+    "_TestCxxAutoInitParent",
+    "_TestCxxAutoInitSimple",
+    "_TestCxxClassBase",
+    "_TestCxxClassDerived",
+    "_TestCxxClassDerivedDerived",
+    "_TestCxxEnumHolder",
+    "_TestCxxInitSubset",
+    "_TestCxxIntEnum",
+    "_TestCxxKwOnly",
+    "_TestCxxNoAutoInit",
+    "_TestCxxStrEnum",
     "add_one",
     "create_object",
     "make_unregistered_object",
