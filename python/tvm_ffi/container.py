@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import (
     ItemsView,
     Iterable,
@@ -22,8 +23,9 @@ from .core import Object
 __all__ = ["Array", "Dict", "List", "Map"]
 
 
-def _func(name: str) -> core.Function:
-    return core._get_global_func(name)
+# The runtime functions behind the methods. Their calls keep the GIL, which is what keeps two
+# threads from changing one container at once (README, "Thread safety").
+_func = core._get_internal_func
 
 
 _ARRAY_CONTAINS = _func("ffi.ArrayContains")
@@ -44,11 +46,14 @@ _DICT_SET, _DICT_ERASE, _DICT_CLEAR = (
     _func("ffi.DictErase"),
     _func("ffi.DictClear"),
 )
+_DEEP_COPY = _func("ffi.DeepCopy")
 
 
 def _normalize_index(index: int, size: int) -> int:
     if not isinstance(index, int):
-        raise TypeError(f"indices must be integers or slices, not '{type(index).__name__}'")
+        if not hasattr(type(index), "__index__"):
+            raise TypeError(f"indices must be integers or slices, not '{type(index).__name__}'")
+        index = operator.index(index)
     position = index + size if index < 0 else index
     if not 0 <= position < size:
         raise IndexError(f"Index out of range. size: {size}, got index {index}")
@@ -104,7 +109,7 @@ class _SequenceBase(core.CSequenceBase, Object, Sequence):
         return type(self)(self)
 
     def __deepcopy__(self, memo: Any) -> Any:
-        return core._get_global_func("ffi.DeepCopy")(self)
+        return _DEEP_COPY(self)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (list(self),))
@@ -133,6 +138,10 @@ class Array(_SequenceBase):
 
 class List(_SequenceBase, MutableSequence):
     """A mutable FFI list (``ffi.List``), shared by reference with native code.
+
+    Unlike Python's ``list``, a List is hashable: ``hash`` is computed from the current
+    content, as Apache TVM FFI's List does, so it changes when the list is mutated. Do not
+    mutate a List while it is a key of a dict or a member of a set.
 
     Parameters
     ----------
@@ -229,18 +238,28 @@ class _MappingBase(core.CContainerBase, Object, Mapping):
 
     def __getitem__(self, key: Any) -> Any:
         hash(key)  # unhashable keys (list, dict, set) raise TypeError, as for dict
-        return type(self)._get_item(self, key)
+        try:
+            return type(self)._get_item(self, key)
+        except OverflowError:  # an int beyond int64 cannot be a key of a native map
+            kind = "Map" if isinstance(self, Map) else "Dict"
+            raise KeyError(f"key is not in {kind}") from None
 
     def __contains__(self, key: object) -> bool:
         hash(key)
-        return type(self)._count(self, key) != 0
+        try:
+            return type(self)._count(self, key) != 0
+        except OverflowError:
+            return False
 
     def _entries(self) -> Iterator[tuple[Any, Any]]:
+        # The native iterator raises RuntimeError once the map changed under it; it advances
+        # after the loop body, so that a change made there is seen even at the last entry.
         iterator = type(self)._iter(self)
-        for _ in range(len(self)):
-            key, value = iterator(0), iterator(1)
-            iterator(2)
-            yield self._tag_value(key), self._tag_value(value)
+        iterator.release_gil = False
+        more = iterator(3)
+        while more:
+            yield self._tag_value(iterator(0)), self._tag_value(iterator(1))
+            more = iterator(2)
 
     def __iter__(self) -> Iterator[Any]:
         for key, _ in self._entries():
@@ -284,7 +303,7 @@ class _MappingBase(core.CContainerBase, Object, Mapping):
         return type(self)(dict(self.items()))
 
     def __deepcopy__(self, memo: Any) -> Any:
-        return core._get_global_func("ffi.DeepCopy")(self)
+        return _DEEP_COPY(self)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (dict(self.items()),))
@@ -307,6 +326,11 @@ class Map(_MappingBase):
 
 class Dict(_MappingBase, MutableMapping):
     """A mutable, insertion-ordered FFI dict (``ffi.Dict``), shared by reference.
+
+    Unlike Python's ``dict``, a Dict is hashable: ``hash`` is computed from the current
+    content, as Apache TVM FFI's Dict does, so it changes when the dict is mutated. Do not
+    mutate a Dict while it is a key of a dict or a member of a set. Changing its size while
+    iterating it raises ``RuntimeError``, as for ``dict``.
 
     Parameters
     ----------

@@ -152,7 +152,7 @@ def get_registered_type_keys() -> list[str]:
         The POD type keys (``"int"``, ``"Device"``, ...) and the object type keys
         (``"ffi.Array"``, ``"testing.TestIntPair"``, ...), in no particular order.
     """
-    return [str(key) for key in get_global_func("ffi.GetRegisteredTypeKeys")()]
+    return [str(key) for key in core._get_internal_func("ffi.GetRegisteredTypeKeys")()]
 
 
 def init_ffi_api(namespace: str, target_module_name: str | None = None) -> None:

@@ -12,8 +12,11 @@
 //        an iterator over m in insertion order, starting at the first entry. Call it with
 //        0 -> current key, 1 -> current value, 2 -> advance, returning True while an entry
 //        remains (False once past the end), 3 -> True while not past the end (no move).
-//        Reading 0/1 past the end is an IndexError. The functor keeps m alive; mutating a Dict
-//        while iterating it is undefined.
+//        Reading 0/1 past the end is an IndexError. The functor keeps m alive. A Dict that
+//        changed since the functor was made (other than by assigning values to its keys) makes
+//        the next call raise RuntimeError, as a Python dict does: `dictionary changed size
+//        during iteration`, or `dictionary keys changed during iteration` when the size is the
+//        same.
 //   ffi.Dict(k0, v0, ...) -> Dict, ffi.DictGetItem, ffi.DictGetItemOrMissing, ffi.DictCount,
 //   ffi.DictSize, ffi.DictForwardIterFunctor: the same on Dict (KeyError `key is not in Dict`)
 //   ffi.DictSetItem(d, k, v) -> None        sets k to v in place
@@ -71,27 +74,66 @@ Any GetItemOrMissing(const MapBaseObj* m, const Any& key) {
 
 int64_t Count(const MapBaseObj* m, const Any& key) { return m->Find(key) != m->IterEnd() ? 1 : 0; }
 
+/// The position of a map iterator and the storage of the map when it was made.
+struct MapIterState {
+  const MapBaseObj* map;
+  uint64_t index;
+  uint64_t size;
+  const void* data;
+  uint64_t slots;
+  uint64_t steps;  // advances so far; at most size - 1 of them land on an entry
+};
+
+/// Whether index is the end or a live entry of m.
+bool IsLivePosition(const MapBaseObj* m, uint64_t index) {
+  if (index == m->IterEnd()) return true;
+  if (m->IsSmall()) return index < m->size_;
+  if (index >= m->NumSlots()) return false;
+  uint8_t meta = m->Meta(index);
+  return meta != MapBaseObj::kEmptySlot && meta != MapBaseObj::kProtectedSlot;
+}
+
+/// Raises RuntimeError when the map changed since the iterator was made, so that the
+/// iterator never reads an entry that was freed or moved.
+void CheckUnchanged(const MapIterState& it) {
+  const MapBaseObj* m = it.map;
+  if (m->size_ != it.size) {
+    TVM_FFI_THROW(RuntimeError) << "dictionary changed size during iteration";
+  }
+  if (m->data_ != it.data || m->slots_ != it.slots || !IsLivePosition(m, it.index)) {
+    TVM_FFI_THROW(RuntimeError) << "dictionary keys changed during iteration";
+  }
+}
+
 /// One step of the iterator protocol in the file comment.
-Any IterStep(const MapBaseObj* m, uint64_t* index, int64_t command) {
-  bool at_end = *index == m->IterEnd();
+Any IterStep(MapIterState* it, int64_t command) {
+  CheckUnchanged(*it);
+  const MapBaseObj* m = it->map;
+  bool at_end = it->index == m->IterEnd();
   if (command == 2 || command == 3) {
-    if (command == 2 && !at_end) *index = m->IterNext(*index);
-    return *index != m->IterEnd();
+    if (command == 2 && !at_end) {
+      it->index = m->IterNext(it->index);
+      // Same size, yet more entries than it had: keys were removed and others added.
+      if (it->index != m->IterEnd() && ++it->steps >= it->size) {
+        TVM_FFI_THROW(RuntimeError) << "dictionary keys changed during iteration";
+      }
+    }
+    return it->index != m->IterEnd();
   }
   if (at_end) TVM_FFI_THROW(IndexError) << "map iterator is past the end";
-  if (command == 0) return m->KeyAt(*index);
-  if (command == 1) return m->ValueAt(*index);
+  if (command == 0) return m->KeyAt(it->index);
+  if (command == 1) return m->ValueAt(it->index);
   TVM_FFI_THROW(ValueError) << "map iterator: unknown command " << command;
   TVM_FFI_UNREACHABLE();
 }
 
 /// See the protocol in the file comment; holder keeps m alive.
 Function ForwardIterFunctor(ObjectRef holder, const MapBaseObj* m) {
-  uint64_t index = m->IterBegin();
+  MapIterState state{m, m->IterBegin(), m->size_, m->data_, m->slots_, 0};
   return Function::FromPacked(
-      [holder, m, index](const AnyView* args, int32_t num_args, Any* rv) mutable {
+      [holder, state](const AnyView* args, int32_t num_args, Any* rv) mutable {
         if (num_args != 1) TVM_FFI_THROW(TypeError) << "map iterator: expected 1 argument";
-        *rv = IterStep(m, &index, args[0].cast<int64_t>());
+        *rv = IterStep(&state, args[0].cast<int64_t>());
       });
 }
 

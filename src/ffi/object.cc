@@ -5,7 +5,7 @@
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
 
-#include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 
 namespace tvm {
@@ -32,16 +32,20 @@ constexpr size_t kAllocPrefix = 16;
 
 void BuiltinDeleteSpace(void* body) { std::free(static_cast<char*>(body) - kAllocPrefix); }
 
+/// The TVMFFICustomAllocator contract: on failure, raise the error and return NULL.
 void* BuiltinAllocate(size_t size, size_t alignment, int32_t, void*) {
   if (alignment > kAllocPrefix) {
-    std::fprintf(stderr, "tvm_ffi fatal error: object alignment %zu exceeds 16\n", alignment);
-    std::abort();
+    TVMFFIErrorSetRaisedFromCStr("ValueError",
+                                 "object allocator: alignment above 16 bytes is not supported");
+    return nullptr;
   }
-  void* block =
-      std::aligned_alloc(kAllocPrefix, (size + 2 * kAllocPrefix - 1) & ~(kAllocPrefix - 1));
+  void* block = nullptr;
+  if (size <= SIZE_MAX - 2 * kAllocPrefix) {
+    block = std::aligned_alloc(kAllocPrefix, (size + 2 * kAllocPrefix - 1) & ~(kAllocPrefix - 1));
+  }
   if (block == nullptr) {
-    std::fprintf(stderr, "tvm_ffi fatal error: out of memory allocating %zu bytes\n", size);
-    std::abort();
+    TVMFFIErrorSetRaisedFromCStr("MemoryError", "object allocator: out of memory");
+    return nullptr;
   }
   char* body = static_cast<char*>(block) + kAllocPrefix;
   reinterpret_cast<TVMFFIObjectAllocHeader*>(body - sizeof(TVMFFIObjectAllocHeader))->delete_space =

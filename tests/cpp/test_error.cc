@@ -2,12 +2,14 @@
 // test_error.cc: Error objects, throw/check macros, the thread-local error slot and safe calls.
 #include <gtest/gtest.h>
 #include <link.h>
+#include <tvm/ffi/container/list.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/string.h>
 
 #include <cstring>
+#include <limits>
 #include <new>
 #include <optional>
 #include <sstream>
@@ -27,6 +29,7 @@ using tvm_ffi_test::ToStdString;
 
 using tvm::ffi::Error;
 using tvm::ffi::Function;
+using tvm::ffi::List;
 using tvm::ffi::ObjectRef;
 using tvm::ffi::details::ObjectUnsafe;
 
@@ -518,12 +521,22 @@ TEST(ErrorSafeCall, StdExceptionBecomesInternalError) {
   EXPECT_EQ(taken->message(), "std failure");
 }
 
-TEST(ErrorSafeCall, BadAllocBecomesInternalError) {
+// Out of memory reaches Python as MemoryError (Apache's headers make it an InternalError).
+TEST(ErrorSafeCall, BadAllocBecomesMemoryError) {
   EXPECT_EQ(SafeCallThrowingBadAlloc(), -1);
   std::optional<Error> taken = TakeRaised();
   ASSERT_TRUE(taken.has_value());
-  EXPECT_EQ(taken->kind(), "InternalError");
+  EXPECT_EQ(taken->kind(), "MemoryError");
   EXPECT_EQ(taken->message(), std::bad_alloc().what());
+}
+
+TEST(ErrorSafeCall, BadAllocInFunctionBecomesMemoryError) {
+  Function func = Function::FromTyped([](int64_t n) {
+    List<int64_t> list;
+    list.reserve(n);  // n cells are more bytes than size_t holds: std::bad_alloc
+  });
+  Error err = CatchError([&] { func(std::numeric_limits<int64_t>::max()); });
+  EXPECT_EQ(err.kind(), "MemoryError");
 }
 
 TEST(ErrorSafeCall, CheckSafeCallRethrowsTheRaisedError) {

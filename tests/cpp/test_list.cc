@@ -110,4 +110,17 @@ TEST(List, GlobalFunctions) {
   EXPECT_EQ(global("ffi.ListSize")(lst).cast<int64_t>(), 0);
 }
 
+// A list that never had a buffer has NULL cells; moving none of them must not pass NULL to
+// memmove (undefined behaviour, reported by UBSan).
+TEST(List, EditsOfAListWithoutBuffer) {
+  std::vector<int> none;
+  List<int> lst;
+  lst.insert(lst.begin(), none.begin(), none.end());
+  lst.erase(lst.begin(), lst.end());
+  EXPECT_EQ(lst.size(), 0u);
+  Any empty = Function::GetGlobalRequired("ffi.List")();
+  Function::GetGlobalRequired("ffi.ListReplaceSlice")(empty, 0, 0, Array<int>({1, 2}));
+  EXPECT_EQ(Items(empty), (std::vector<int64_t>{1, 2}));
+}
+
 }  // namespace

@@ -276,6 +276,34 @@ def test_tvm_ffi_object_protocol_must_return_object() -> None:
         echo(HasObject(3))
 
 
+# A NULL handle was read as an object: a segmentation fault, hence the child interpreter.
+MOVED_OUT_PROTOCOL_OBJECT = """
+import tvm_ffi
+
+class HasObject:
+    def __init__(self):
+        self.obj = tvm_ffi.convert(lambda: None)
+
+    def __tvm_ffi_object__(self):
+        return self.obj
+
+echo = tvm_ffi.get_global_func("testing.echo")
+holder = HasObject()
+echo(holder.obj._move())
+try:
+    echo(holder)
+except ValueError as err:
+    print(err)
+"""
+
+
+def test_tvm_ffi_object_protocol_returning_moved_out_object(run_python) -> None:
+    assert run_python("-c", MOVED_OUT_PROTOCOL_OBJECT).stdout == (
+        "__tvm_ffi_object__() of HasObject returned a Function with no native object "
+        "(its handle was moved out or never set)\n"
+    )
+
+
 def test_tvm_ffi_int_protocol() -> None:
     result = echo(HasInt())
     assert type(result) is int

@@ -12,6 +12,7 @@ from conftest import RunPython
 
 import tvm_ffi
 from tvm_ffi import core
+from tvm_ffi.testing import TestIntPair, TestObjectBase, TestObjectDerived
 
 echo = tvm_ffi.get_global_func("testing.echo")
 use_count = tvm_ffi.get_global_func("testing.object_use_count")
@@ -114,6 +115,28 @@ def test_move_handle_into_subclass() -> None:
     assert isinstance(target, PlainSubclass)
     assert source.__ctypes_handle__().value is None
     assert target.same_as(echo(target))
+
+
+def test_move_handle_from_object_of_unrelated_type_is_type_error() -> None:
+    # An Array holding a Tensor would read the tensor's fields as its cells.
+    tensor = tvm_ffi.get_global_func("testing.tensor_empty_cpu")((2, 3), "float32")
+    target = tvm_ffi.Array.__new__(tvm_ffi.Array)
+    with pytest.raises(TypeError, match=r"Array cannot hold an object of type 'ffi\.Tensor'"):
+        target.__move_handle_from__(tensor)
+    assert target.__chandle__() == 0
+    assert tensor.shape == (2, 3)
+    pair = TestIntPair(1, 2)
+    with pytest.raises(TypeError, match=r"expected 'testing\.TestObjectBase' or a subtype"):
+        TestObjectBase.__new__(TestObjectBase).__move_handle_from__(pair)
+
+
+def test_move_handle_from_object_of_a_subtype() -> None:
+    derived = TestObjectDerived(v_map={}, v_array=[])
+    base = TestObjectBase.__new__(TestObjectBase)
+    base.__move_handle_from__(derived)
+    assert base.v_i64 == 10 and derived.__chandle__() == 0
+    with pytest.raises(TypeError, match="TestObjectDerived"):
+        TestObjectDerived.__new__(TestObjectDerived).__move_handle_from__(TestObjectBase())
 
 
 def test_subclass_gets_empty_slots() -> None:

@@ -88,6 +88,32 @@ def test_add_one() -> None:
         testing.add_one("x")  # type: ignore[arg-type]
 
 
+def _add_one_forms() -> dict[str, Callable[[int], int]]:
+    symbol = tvm_ffi.get_global_func("testing.get_add_one_c_symbol")()
+    mlir_symbol = tvm_ffi.get_global_func("testing.get_mlir_add_one_c_symbol")()
+    library = tvm_ffi.load_module(tvm_ffi.libinfo.find_libtvm_ffi_testing())
+    add_with_docstring = library["testing_dll_test_add_with_docstring"]
+    return {
+        "global": testing.add_one,
+        "c_symbol": tvm_ffi.Function.__from_extern_c__(symbol),
+        "mlir_symbol": tvm_ffi.Function.__from_mlir_packed_safe_call__(mlir_symbol),
+        "system_lib": tvm_ffi.system_lib("testing.")["add_one"],
+        "dll_add": lambda x: add_with_docstring(x, 1),
+    }
+
+
+@pytest.mark.parametrize("form", ["global", "c_symbol", "mlir_symbol", "system_lib", "dll_add"])
+def test_add_one_beyond_int64_raises_overflow_error_kind(form: str) -> None:
+    # x + 1 overflowed int64, which is undefined behaviour in C++ (Apache's add_one takes a
+    # 32-bit int and overflows there). The kind is not registered, so Python sees RuntimeError.
+    add_one = _add_one_forms()[form]
+    assert add_one(2**62) == 2**62 + 1
+    assert add_one(-(2**63)) == -(2**63) + 1
+    with pytest.raises(RuntimeError, match="does not fit in int64") as info:
+        add_one(2**63 - 1)
+    assert info.value.__tvm_ffi_error__.kind == "OverflowError"
+
+
 def test_make_unregistered_object_has_fallback_class() -> None:
     obj = testing.make_unregistered_object()
     assert type(obj).__qualname__ == "testing.TestUnregisteredObject"

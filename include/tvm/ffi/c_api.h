@@ -310,6 +310,8 @@ typedef struct {
 /*!
  * \brief A process-wide object allocator hook (used by libraries built with 0.1.13 headers).
  * \note allocate returns the body; the 8 bytes before it hold a TVMFFIObjectAllocHeader.
+ *       On failure it raises the error (TVMFFIErrorSetRaised; the built-in allocator raises
+ *       MemoryError when out of memory) and returns NULL.
  */
 typedef struct {
   void* (*allocate)(size_t size, size_t alignment, int32_t type_index, void* context);

@@ -11,6 +11,7 @@
 #include <exception>
 #include <iostream>
 #include <memory>
+#include <new>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -291,12 +292,17 @@ TVM_FFI_DEFINE_LOG_CHECK_(_NE, !=)
 
 /// Opens the body of a C-ABI function; pair with TVM_FFI_SAFE_CALL_END().
 #define TVM_FFI_SAFE_CALL_BEGIN() try {
-/// Closes a safe-call body: returns 0, or stores the caught error and returns -1.
+/// Closes a safe-call body: returns 0, or stores the caught error and returns -1 (a
+/// std::bad_alloc as a MemoryError, any other std::exception as an InternalError).
 #define TVM_FFI_SAFE_CALL_END()                                                                 \
   return 0;                                                                                     \
   }                                                                                             \
   catch (const ::tvm::ffi::Error& err) {                                                        \
     ::tvm::ffi::details::SetSafeCallRaised(err);                                                \
+    return -1;                                                                                  \
+  }                                                                                             \
+  catch (const std::bad_alloc& err) {                                                           \
+    ::tvm::ffi::details::SetSafeCallRaised(::tvm::ffi::Error("MemoryError", err.what(), ""));   \
     return -1;                                                                                  \
   }                                                                                             \
   catch (const std::exception& err) {                                                           \

@@ -15,6 +15,7 @@
 #include <tvm/ffi/type_traits.h>
 
 #include <functional>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -75,7 +76,8 @@ namespace details {
   TVM_FFI_UNREACHABLE();
 }
 
-/// Runs body() for a safe call: 0 on success; on failure clears result, raises, returns -1.
+/// Runs body() for a safe call: 0 on success; on failure clears result, raises, returns -1
+/// (a std::bad_alloc is raised as a MemoryError, any other std::exception as an InternalError).
 template <typename Body>
 TVM_FFI_INLINE int RunSafeCall(TVMFFIAny* result, Body&& body) {
   try {
@@ -84,6 +86,9 @@ TVM_FFI_INLINE int RunSafeCall(TVMFFIAny* result, Body&& body) {
   } catch (const Error& err) {
     reinterpret_cast<Any*>(result)->reset();
     SetSafeCallRaised(err);
+  } catch (const std::bad_alloc& err) {
+    reinterpret_cast<Any*>(result)->reset();
+    SetSafeCallRaised(Error("MemoryError", err.what(), ""));
   } catch (const std::exception& err) {
     reinterpret_cast<Any*>(result)->reset();
     SetSafeCallRaised(Error("InternalError", err.what(), ""));

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # container.pxi: native fast paths of the containers (length, indexing, construction).
+from cpython.number cimport PyNumber_Index
 
 
 cdef class CContainerBase(CObject):
@@ -56,11 +57,12 @@ cdef class CSequenceBase(CContainerBase):
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(cell.size))]
         if not isinstance(index, int):
-            raise TypeError(f"indices must be integers or slices, not '{type(index).__name__}'")
-        cdef int64_t position = index
+            index = sequence_index(index)
+        cdef int overflow = 0
+        cdef int64_t position = PyLong_AsLongLongAndOverflow(index, &overflow)
         if position < 0:
             position += cell.size
-        if position < 0 or position >= cell.size:
+        if overflow != 0 or position < 0 or position >= cell.size:
             raise IndexError(f"Index out of range. size: {cell.size}, got index {index}")
         return element_value(cell, position, self.exchange_api)
 
@@ -69,6 +71,13 @@ cdef class CSequenceBase(CContainerBase):
         while i < self.cell().size:
             yield element_value(self.cell(), i, self.exchange_api)
             i += 1
+
+
+cdef object sequence_index(object index):
+    """The int of an index that is not an int (``__index__``, as numpy integers have)."""
+    if not hasattr(type(index), "__index__"):
+        raise TypeError(f"indices must be integers or slices, not '{type(index).__name__}'")
+    return PyNumber_Index(index)
 
 
 cdef object element_value(const TVMFFISeqCell* cell, int64_t position,

@@ -419,6 +419,10 @@ cdef int convert_arg_by_protocol(object value, int rule, TVMFFIAny* out,
         result = value.__tvm_ffi_object__()
         if not isinstance(result, CObject):
             raise TypeError("__tvm_ffi_object__() must return an tvm_ffi.Object")
+        if (<CObject>result).chandle == NULL:
+            raise ValueError(f"__tvm_ffi_object__() of {type(value).__name__} returned a "
+                             f"{type(result).__name__} with no native object (its handle was "
+                             "moved out or never set)")
         return set_borrowed(out, (<CObject>result).chandle, temp)
     if rule == RULE_VOID_P or rule == RULE_OPAQUE_PTR_PROTOCOL:
         address = value.value if rule == RULE_VOID_P else int(value.__tvm_ffi_opaque_ptr__())

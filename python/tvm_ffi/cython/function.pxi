@@ -350,14 +350,23 @@ cdef object _get_global_func_or_none(str name):
 
 
 cdef object _get_builtin_func(str name):
-    """A runtime global function, cached (these are never replaced)."""
+    """A runtime global function for the package's own calls, cached (these are never
+    replaced). Its calls keep the GIL: they are short, and the GIL is what keeps two threads
+    from changing one container at once (README, "Thread safety")."""
     func = _BUILTIN_FUNCS.get(name)
     if func is None:
         func = _get_global_func_or_none(name)
         if func is None:
             raise RuntimeError(f"the runtime has no global function '{name}'")
+        (<Function>func).release_gil = False
         _BUILTIN_FUNCS[name] = func
     return func
+
+
+def _get_internal_func(name: str) -> Function:
+    """The cached runtime function ``name`` for the package's Python modules; its calls keep
+    the GIL (see ``_get_builtin_func``)."""
+    return _get_builtin_func(exact_str(name, "name"))
 
 
 def _get_global_func(name, bint allow_missing=False):

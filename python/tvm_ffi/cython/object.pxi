@@ -51,7 +51,9 @@ cdef class CObject:
         return ObjectRValueRef(self)
 
     def __move_handle_from__(self, CObject other):
-        """Takes the handle of ``other``, which becomes NULL."""
+        """Takes the handle of ``other``, which becomes NULL. Its object must be of the type
+        this class is registered for, or of a subtype (TypeError otherwise)."""
+        check_handle_fits_class(other.chandle, type(self))
         if self.chandle != NULL:
             TVMFFIObjectDecRef(self.chandle)
         self.chandle = other.chandle
@@ -84,6 +86,37 @@ cdef class CObject:
         if not isinstance(rebuilt, CObject):
             raise TypeError(f"the pickled state of '{type(self).__name__}' is not an object")
         self.__move_handle_from__(rebuilt)
+
+
+cdef int check_handle_fits_class(TVMFFIObjectHandle handle, type cls) except -1:
+    """Raises TypeError unless the object of ``handle`` (if any) is an instance of the type
+    ``cls`` stands for: wrapping it in a class of an unrelated type is type confusion."""
+    if handle == NULL:
+        return 0
+    cdef int32_t index = TVMFFIPyObjectTypeIndex(handle)
+    cdef int32_t expected = class_type_index(cls)
+    if index == expected or expected == kTVMFFIObject or is_subtype_index(index, expected):
+        return 0
+    raise TypeError(f"__move_handle_from__(): {cls.__name__} cannot hold an object of type "
+                    f"'{type_key_of_index(index)}'; expected '{type_key_of_index(expected)}' "
+                    "or a subtype")
+
+
+cdef int32_t class_type_index(type cls) except? -1:
+    """The type index ``cls`` (or its nearest registered base) was registered with."""
+    info = getattr(cls, "__tvm_ffi_type_info__", None)
+    if info is None:
+        for base in cls.__mro__:  # static extension types keep theirs in _TYPE_INFO_BY_CLS
+            info = _TYPE_INFO_BY_CLS.get(base)
+            if info is not None:
+                break
+    return kTVMFFIObject if info is None else info.type_index
+
+
+cdef bint is_subtype_index(int32_t index, int32_t ancestor):
+    cdef const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index)
+    cdef int32_t depth = TVMFFIGetTypeInfo(ancestor).type_depth
+    return info.type_depth > depth and info.type_ancestors[depth].type_index == ancestor
 
 
 def _new_object(cls):
@@ -325,11 +358,9 @@ def object_repr(CObject obj not None) -> str:
     else its type key and address; ``<Class>(chandle=None)`` for one without a handle."""
     if obj.chandle == NULL:
         return f"{type(obj).__name__}(chandle=None)"
-    printer = _get_global_func_or_none("ffi.ReprPrint")
-    if printer is not None:
-        try:
-            return str(printer(obj))
-        except Exception:  # noqa: BLE001 - repr must never raise
-            pass
+    try:
+        return str(_get_builtin_func("ffi.ReprPrint")(obj))
+    except Exception:  # noqa: BLE001 - repr must never raise
+        pass
     key = type_key_of_index(TVMFFIPyObjectTypeIndex(obj.chandle))
     return f"{key}(0x{<uint64_t>obj.chandle:x})"

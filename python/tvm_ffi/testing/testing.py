@@ -351,6 +351,12 @@ def add_one(x: int) -> int:
     -------
     int
         ``x + 1``.
+
+    Raises
+    ------
+    RuntimeError
+        Of native kind ``OverflowError`` when ``x + 1`` does not fit in int64. (Apache's
+        ``add_one`` takes a 32-bit ``int`` and overflows it, which is undefined behaviour.)
     """
     return get_global_func("testing.add_one")(x)
 

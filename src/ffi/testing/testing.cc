@@ -10,7 +10,10 @@
 
 #include <chrono>
 #include <cstdio>
+#include <limits>
 #include <thread>
+
+#include "ffi/testing/checked_add.h"
 
 namespace tvm {
 namespace ffi {
@@ -61,6 +64,11 @@ extern "C" int TVMFFITestingAddOneSafeCall(void*, const TVMFFIAny* args, int32_t
     TVMFFIErrorSetRaisedFromCStr("TypeError", "add_one expects exactly one int argument");
     return -1;
   }
+  if (args[0].v_int64 == std::numeric_limits<int64_t>::max()) {
+    TVMFFIErrorSetRaisedFromCStr("OverflowError",
+                                 "add_one(): 9223372036854775807 + 1 does not fit in int64");
+    return -1;
+  }
   result->type_index = kTVMFFIInt;
   result->zero_padding = 0;
   result->v_int64 = args[0].v_int64 + 1;
@@ -78,7 +86,7 @@ void RegisterCoreFunctions() {
   namespace refl = reflection;
   refl::GlobalDef()
       .def("testing.test_raise_error", TestRaiseError)
-      .def("testing.add_one", [](int64_t x) { return x + 1; })
+      .def("testing.add_one", [](int64_t x) { return CheckedAdd(x, 1, "testing.add_one"); })
       .def_packed("testing.nop", [](PackedArgs, Any*) {})
       .def_packed("testing.echo",
                   [](PackedArgs args, Any* ret) {

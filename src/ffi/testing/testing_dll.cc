@@ -5,9 +5,13 @@
 #include <tvm/ffi/extra/c_env_api.h>
 #include <tvm/ffi/function.h>
 
+#include "ffi/testing/checked_add.h"
+
 namespace {
 int64_t SchemaIdInt(int64_t x) { return x; }
-int64_t AddWithDocstring(int64_t a, int64_t b) { return a + b; }
+int64_t AddWithDocstring(int64_t a, int64_t b) {
+  return tvm::ffi::testing::CheckedAdd(a, b, "testing_dll_test_add_with_docstring");
+}
 }  // namespace
 
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(testing_dll_schema_id_int, SchemaIdInt);
@@ -28,7 +32,8 @@ int SystemLibAddOne(void*, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* r
   return tvm::ffi::details::RunSafeCall(result, [&]() {
     tvm::ffi::PackedArgs packed(reinterpret_cast<const tvm::ffi::AnyView*>(args), num_args);
     if (num_args != 1) TVM_FFI_THROW(TypeError) << "testing.add_one expects 1 argument";
-    *reinterpret_cast<tvm::ffi::Any*>(result) = packed[0].cast<int64_t>() + 1;
+    *reinterpret_cast<tvm::ffi::Any*>(result) =
+        tvm::ffi::testing::CheckedAdd(packed[0].cast<int64_t>(), 1, "testing.add_one");
   });
 }
 }  // namespace

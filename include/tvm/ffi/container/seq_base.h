@@ -97,22 +97,19 @@ class SeqBaseObj : public Object, public TVMFFISeqCell {
   /// Opens a gap of n uninitialised cells at position pos (capacity must allow it).
   void OpenGap(int64_t pos, int64_t n) {
     Any* base = MutableBegin();
-    std::memmove(static_cast<void*>(base + pos + n), static_cast<void*>(base + pos),
-                 static_cast<size_t>(TVMFFISeqCell::size - pos) * sizeof(Any));
+    MoveCells(base + pos + n, base + pos, TVMFFISeqCell::size - pos);
     TVMFFISeqCell::size += n;
   }
   /// Destroys elements [first, last) and closes the gap.
   void EraseRange(int64_t first, int64_t last) {
     Any* base = MutableBegin();
     for (int64_t i = first; i < last; ++i) base[i].Any::~Any();
-    std::memmove(static_cast<void*>(base + first), static_cast<void*>(base + last),
-                 static_cast<size_t>(TVMFFISeqCell::size - last) * sizeof(Any));
+    MoveCells(base + first, base + last, TVMFFISeqCell::size - last);
     TVMFFISeqCell::size -= last - first;
   }
   /// Moves every live cell into dst (uninitialised, large enough); this becomes empty.
   void RelocateTo(Any* dst) {
-    std::memcpy(static_cast<void*>(dst), TVMFFISeqCell::data,
-                static_cast<size_t>(TVMFFISeqCell::size) * sizeof(Any));
+    MoveCells(dst, MutableBegin(), TVMFFISeqCell::size);
     TVMFFISeqCell::size = 0;
   }
   /// Reverses the elements in place.
@@ -129,6 +126,15 @@ class SeqBaseObj : public Object, public TVMFFISeqCell {
   }
 
   static constexpr bool _type_mutable = true;
+
+ private:
+  /// memmove of count cells; nothing at all when count is 0, where the cells of a list that
+  /// never had a buffer are NULL (passing NULL to memmove is undefined even for 0 bytes).
+  static void MoveCells(Any* dst, Any* src, int64_t count) {
+    if (count <= 0) return;
+    std::memmove(static_cast<void*>(dst), static_cast<void*>(src),
+                 static_cast<size_t>(count) * sizeof(Any));
+  }
 };
 
 static_assert(sizeof(Any) == sizeof(TVMFFIAny), "Any must be one TVMFFIAny cell");
