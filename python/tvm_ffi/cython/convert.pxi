@@ -266,9 +266,7 @@ cdef int set_dtype_protocol(TVMFFIAny* out, object triple) except -1:
 cdef int set_device_protocol(TVMFFIAny* out, object pair) except -1:
     """The Device of a ``__dlpack_device__()`` result ``(device_type, device_id)``."""
     cdef DLDevice value
-    device_type, device_id = pair
-    value.device_type = device_type
-    value.device_id = device_id
+    parse_dlpack_device(pair, &value)
     return set_device(out, value)
 
 
