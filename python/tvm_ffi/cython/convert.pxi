@@ -370,6 +370,8 @@ cdef int convert_arg_by_rule(object value, int rule, TVMFFIAny* out,
         TVMFFIPySetObject(out, (<CObject>value).chandle)
         if is_container_index(out.type_index):
             note_container_framework(value)
+        elif out.type_index == kTVMFFITensor and TVMFFIPyIsReadOnlyTensor(out.v_obj):
+            raise_read_only_argument("the Tensor (imported from read-only memory)")
         return 0
     if rule >= RULE_DLPACK_EXCHANGE and rule <= RULE_DLPACK:
         return convert_tensor_arg(value, rule, out, temp)
