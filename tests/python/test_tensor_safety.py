@@ -300,8 +300,8 @@ BAD_EXCHANGE_APIS = {
     "too large": (2**64, ValueError, "got 18446744073709551616"),
     "misaligned": (0x1001, ValueError, "misaligned address 0x1001"),
     "unmapped": (8, ValueError, "0x8, which is not readable memory"),
-    "bool": (True, TypeError, "got bool"),
-    "str": ("api", TypeError, "expected a 'dlpack_exchange_api' PyCapsule or an int address"),
+    "bool": (True, ValueError, "got bool"),
+    "str": ("api", ValueError, "expected a 'dlpack_exchange_api' PyCapsule or an int address"),
 }
 
 
@@ -336,7 +336,7 @@ def test_malformed_exchange_api_is_refused(run_python: RunPython, name: str) -> 
 def test_exchange_api_capsule_with_another_name_is_refused() -> None:
     capsule = tvm_ffi.from_dlpack(np.zeros(1))._to_dlpack()
     with pytest.raises(
-        TypeError,
+        ValueError,
         match="expected a PyCapsule named 'dlpack_exchange_api', got one named 'dltensor'",
     ):
         tvm_ffi.from_dlpack(_producer_with_api(capsule))

@@ -41,20 +41,20 @@ cdef int check_exchange_api_int(type cls, object address) except -1:
 cdef const DLPackExchangeAPI* exchange_api_of_attribute(type cls, object attr) except? NULL:
     """The DLPackExchangeAPI a class's ``__dlpack_c_exchange_api__`` (a "dlpack_exchange_api"
     capsule, or its address as an int as upstream also takes) points to; NULL for another
-    major version. A malformed attribute raises TypeError or ValueError."""
+    major version. A malformed attribute raises ValueError (upstream's class for it)."""
     cdef const DLPackExchangeAPI* api
     where = f"{cls.__qualname__}.__dlpack_c_exchange_api__"
     if PyCapsule_CheckExact(attr):
         if not PyCapsule_IsValid(attr, kTVMFFIPyExchangeAPI):
-            raise TypeError(f"{where}: expected a PyCapsule named 'dlpack_exchange_api', got "
-                            f"one named {capsule_name(attr)!r}")
+            raise ValueError(f"{where}: expected a PyCapsule named 'dlpack_exchange_api', got "
+                             f"one named {capsule_name(attr)!r}")
         api = <const DLPackExchangeAPI*>PyCapsule_GetPointer(attr, kTVMFFIPyExchangeAPI)
     elif isinstance(attr, int) and not isinstance(attr, bool):
         check_exchange_api_int(cls, attr)
         api = <const DLPackExchangeAPI*><uint64_t>attr
     else:
-        raise TypeError(f"{where}: expected a 'dlpack_exchange_api' PyCapsule or an int "
-                        f"address, got {type(attr).__name__}")
+        raise ValueError(f"{where}: expected a 'dlpack_exchange_api' PyCapsule or an int "
+                         f"address, got {type(attr).__name__}")
     if api.header.version.major != 1:
         return NULL  # a future layout: the class is used through __dlpack__
     if (api.managed_tensor_from_py_object_no_sync == NULL
