@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // tensor.cc: Tensor objects made from DLPack capsules and views, and exported as capsules.
+// A tensor imported from a versioned capsule flagged read-only stays read-only when exported.
 #include <dlpack/dlpack.h>
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/container/tensor_layout.h>
@@ -9,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 namespace tvm {
@@ -16,6 +18,8 @@ namespace ffi {
 namespace {
 
 /// A tensor that owns a DLPack capsule (legacy or versioned) and runs its deleter once.
+/// The Python core reads managed_ of versioned ones (at handle + 72, checked there once) to
+/// refuse read-only tensors as call arguments.
 template <typename Managed>
 class DLPackTensorObj : public TensorObj {
  public:
@@ -26,9 +30,22 @@ class DLPackTensorObj : public TensorObj {
     if (managed_->deleter != nullptr) managed_->deleter(managed_);
   }
 
+  const Managed* managed() const { return managed_; }
+
  private:
   Managed* managed_;
 };
+
+using VersionedTensorObj = DLPackTensorObj<DLManagedTensorVersioned>;
+
+/// Whether a tensor was imported from a versioned capsule flagged read-only. Only that class
+/// has the deleter compared here: the object header has no room for flags.
+bool IsReadOnly(const TensorObj* tensor) {
+  using Handler = details::SimpleObjAllocator::ArrayHandler<VersionedTensorObj, int64_t>;
+  if (details::ObjectUnsafe::GetHeader(tensor)->deleter != Handler::Deleter()) return false;
+  const auto* versioned = static_cast<const VersionedTensorObj*>(tensor);
+  return (versioned->managed()->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
+}
 
 /// A tensor sharing the data of another object, with its own copy of shape and strides.
 class ViewTensorObj : public TensorObj {
@@ -93,6 +110,10 @@ void DeleteExportedCapsule(Managed* managed) {
 template <typename Managed>
 Managed* ExportCapsule(TVMFFIObjectHandle handle) {
   TensorObj* tensor = TensorFromHandle(handle);
+  if (std::is_same_v<Managed, DLManagedTensor> && IsReadOnly(tensor)) {
+    TVM_FFI_THROW(BufferError) << "ToDLPack: the tensor is read-only, which a legacy "
+                                  "DLManagedTensor cannot say; export a versioned one instead";
+  }
   Managed* managed = new Managed{};
   managed->dl_tensor = static_cast<const DLTensor&>(*tensor);
   managed->manager_ctx = handle;
@@ -163,7 +184,8 @@ int TVMFFITensorToDLPackVersioned(TVMFFIObjectHandle from, DLManagedTensorVersio
   DLManagedTensorVersioned* managed = ExportCapsule<DLManagedTensorVersioned>(from);
   managed->version.major = DLPACK_MAJOR_VERSION;
   managed->version.minor = DLPACK_MINOR_VERSION;
-  managed->flags = 0;
+  const auto* tensor = static_cast<const TensorObj*>(details::ObjectUnsafe::FromHandle(from));
+  managed->flags = IsReadOnly(tensor) ? DLPACK_FLAG_BITMASK_READ_ONLY : 0;
   *out = managed;
   TVM_FFI_SAFE_CALL_END();
 }

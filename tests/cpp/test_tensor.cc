@@ -137,6 +137,37 @@ TEST(TensorDLPack, VersionedRejectsPaddedSubbyteAndOwnsOtherwise) {
   EXPECT_EQ(deleted, 1);
 }
 
+TEST(TensorDLPack, ReadOnlyFlagSurvivesAVersionedRoundTrip) {
+  int deleted = 0;
+  auto* capsule = NewCapsule<DLManagedTensorVersioned>(&deleted);
+  capsule->managed.flags = DLPACK_FLAG_BITMASK_READ_ONLY;
+  Tensor tensor = Tensor::FromDLPackVersioned(&capsule->managed);
+  DLManagedTensorVersioned* exported = tensor.ToDLPackVersioned();
+  EXPECT_EQ(exported->flags, DLPACK_FLAG_BITMASK_READ_ONLY);
+  Tensor again = Tensor::FromDLPackVersioned(exported);
+  DLManagedTensorVersioned* twice = again.ToDLPackVersioned();
+  EXPECT_EQ(twice->flags, DLPACK_FLAG_BITMASK_READ_ONLY);
+  twice->deleter(twice);
+  EXPECT_EQ(ErrorText([&] { again.ToDLPack(); }),
+            "BufferError: ToDLPack: the tensor is read-only, which a legacy DLManagedTensor "
+            "cannot say; export a versioned one instead");
+  tensor = Tensor();
+  again = Tensor();
+  EXPECT_EQ(deleted, 1);
+}
+
+TEST(TensorDLPack, WritableVersionedImportExportsWritable) {
+  int deleted = 0;
+  auto* capsule = NewCapsule<DLManagedTensorVersioned>(&deleted);
+  capsule->managed.flags = DLPACK_FLAG_BITMASK_IS_COPIED;
+  Tensor tensor = Tensor::FromDLPackVersioned(&capsule->managed);
+  DLManagedTensorVersioned* exported = tensor.ToDLPackVersioned();
+  EXPECT_EQ(exported->flags, 0u);
+  exported->deleter(exported);
+  DLManagedTensor* legacy = tensor.ToDLPack();
+  legacy->deleter(legacy);
+}
+
 TEST(TensorDLPack, ToDLPackCapsuleHoldsOneReference) {
   int allocated = 0, freed = 0;
   Tensor tensor = MakeCPUTensor({2, 3}, &allocated, &freed);

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import ctypes
 import pickle
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -203,15 +205,67 @@ def test_pickle_round_trip() -> None:
         assert restored == dev
 
 
-def test_unknown_integer_code_is_accepted_but_has_no_name() -> None:
-    dev = tvm_ffi.Device(99, 1)
+@pytest.mark.parametrize("code", [0, 5, 6, 19, 99, 100, -1, 2**40])
+def test_unknown_integer_code_is_a_value_error(code: int) -> None:
+    with pytest.raises(ValueError, match=rf"^Device\(\): unknown DLPack device type code {code}; "):
+        tvm_ffi.Device(code, 1)
+    with pytest.raises(ValueError, match=f"unknown DLPack device type code {code}"):
+        tvm_ffi.device(code)
+
+
+def _tensor_on_device_type(code: int) -> tvm_ffi.Tensor:
+    """A tensor whose device (made natively, from a DLPack capsule) has type ``code``."""
+    np = pytest.importorskip("numpy")
+    array = np.zeros(2, dtype="float32")
+    managed = (ctypes.c_uint64 * 8)()  # DLManagedTensor; no deleter
+    managed[0] = array.ctypes.data
+    ctypes.c_int32.from_buffer(managed, 8).value = code
+    ctypes.c_int32.from_buffer(managed, 16).value = 1  # ndim
+    ctypes.c_uint8.from_buffer(managed, 20).value = 2  # kDLFloat
+    ctypes.c_uint8.from_buffer(managed, 21).value = 32
+    ctypes.c_uint16.from_buffer(managed, 22).value = 1
+    shape = (ctypes.c_int64 * 1)(2)
+    managed[3] = ctypes.addressof(shape)
+    new_capsule = ctypes.pythonapi.PyCapsule_New
+    new_capsule.restype = ctypes.py_object
+    new_capsule.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+    tensor = tvm_ffi.from_dlpack(new_capsule(ctypes.addressof(managed), b"dltensor", None))
+    _KEEP_ALIVE.extend([array, managed, shape])
+    return tensor
+
+
+_KEEP_ALIVE: list[object] = []
+
+
+def test_natively_made_unknown_device_still_describes_itself() -> None:
+    dev = _tensor_on_device_type(99).device
     assert dev.dlpack_device_type() == 99
-    assert dev.index == 1
-    assert dev == tvm_ffi.Device(99, 1)
-    for describe in (str, repr, lambda d: d.type, lambda d: d.__device_type_name__()):
-        with pytest.raises(KeyError, match="99"):
+    assert str(dev) == "<unknown device type 99>:0"
+    assert repr(dev) == "device(type=<unknown device type 99>, index=0)"
+    for describe in (lambda d: d.type, lambda d: d.__device_type_name__()):
+        with pytest.raises(ValueError, match=r"Device\.type: unknown DLPack device type code 99"):
             describe(dev)
     assert echo(dev) == dev
+
+
+@pytest.mark.parametrize("result", [("cpu", 0), (1,), [1, 0], (1.5, 0), (1, None), None, (True, 0)])
+def test_malformed_dlpack_device_is_a_type_error(result: object) -> None:
+    class Device:
+        def __dlpack_device__(self) -> object:
+            return result
+
+    with pytest.raises(
+        TypeError,
+        match=r"^__dlpack_device__\(\) must return a \(device_type, "
+        r"device_id\) tuple of ints, got " + re.escape(repr(result)) + "$",
+    ):
+        echo(Device())
+
+
+def test_dlpack_device_of_an_unknown_type_is_a_value_error() -> None:
+    unknown = r"^__dlpack_device__\(\): unknown DLPack device type code 100"
+    with pytest.raises(ValueError, match=unknown):
+        echo(DLPackDeviceOnly(100, 0))
 
 
 def test_echo_round_trip() -> None:

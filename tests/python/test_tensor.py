@@ -324,13 +324,13 @@ def test_dlpack_export_options() -> None:
 
 def test_read_only_numpy_array() -> None:
     """from_dlpack views a NumPy array directly, so read-only arrays import on every NumPy
-    version. The flag is not recorded (as upstream): exported again, the data is writable."""
+    version; the Tensor is read-only (test_tensor_safety.py), and exports read-only."""
     array = np.arange(3.0)
     array.flags.writeable = False
     tensor = tvm_ffi.from_dlpack(array)
     assert tensor.data_ptr() == array.ctypes.data
     if NUMPY_VERSIONED_DLPACK:
-        assert np.from_dlpack(tensor).flags.writeable
+        assert not np.from_dlpack(tensor).flags.writeable
 
 
 @needs_versioned_numpy

@@ -508,7 +508,7 @@ NUMPY_ARGUMENT_CASES = {
     "bool": lambda: np.array([True, False, True]),
     "float16": lambda: np.arange(4, dtype="float16"),
     "complex128": lambda: np.arange(3) * 1j,
-    "read-only": lambda: np.frombuffer(b"abcdefgh", dtype="uint8"),
+    "bytearray": lambda: np.frombuffer(bytearray(b"abcdefgh"), dtype="uint8"),
 }
 
 

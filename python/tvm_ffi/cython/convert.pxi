@@ -273,9 +273,7 @@ cdef int set_dtype_protocol(TVMFFIAny* out, object triple) except -1:
 cdef int set_device_protocol(TVMFFIAny* out, object pair) except -1:
     """The Device of a ``__dlpack_device__()`` result ``(device_type, device_id)``."""
     cdef DLDevice value
-    device_type, device_id = pair
-    value.device_type = device_type
-    value.device_id = device_id
+    parse_dlpack_device(pair, &value)
     return set_device(out, value)
 
 
@@ -379,6 +377,8 @@ cdef int convert_arg_by_rule(object value, int rule, TVMFFIAny* out,
         TVMFFIPySetObject(out, (<CObject>value).chandle)
         if is_container_index(out.type_index):
             note_container_framework(value)
+        elif out.type_index == kTVMFFITensor and TVMFFIPyIsReadOnlyTensor(out.v_obj):
+            raise_read_only_argument("the Tensor (imported from read-only memory)")
         return 0
     if rule >= RULE_DLPACK_EXCHANGE and rule <= RULE_DLPACK:
         return convert_tensor_arg(value, rule, out, temp)

@@ -36,6 +36,33 @@ cdef dict _DEVICE_NAME_TO_TYPE = {
 }
 
 
+cdef int check_device_type(object code, str api) except -1:
+    if code not in _DEVICE_TYPE_TO_NAME:
+        raise ValueError(f"{api}: unknown DLPack device type code {code}; expected one of "
+                         f"{sorted(_DEVICE_TYPE_TO_NAME)} (DLDeviceType)")
+    return 0
+
+
+cdef str device_type_name(int32_t code):
+    """The name of a device type code; a placeholder for codes DLPack does not define (a
+    device made natively can have one)."""
+    name = _DEVICE_TYPE_TO_NAME.get(code)
+    return name if name is not None else f"<unknown device type {code}>"
+
+
+cdef int parse_dlpack_device(object pair, DLDevice* out) except -1:
+    """The DLDevice of a ``__dlpack_device__()`` result, a ``(device_type, device_id)`` tuple."""
+    if not (isinstance(pair, tuple) and len(pair) == 2
+            and all([isinstance(v, numbers.Integral) and not isinstance(v, bool)
+                     for v in pair])):
+        raise TypeError(f"__dlpack_device__() must return a (device_type, device_id) tuple of "
+                        f"ints, got {pair!r}")
+    check_device_type(pair[0], "__dlpack_device__()")
+    out.device_type = pair[0]
+    out.device_id = pair[1]
+    return 0
+
+
 cdef object as_device_index(object index):
     """An int from an Integral, or from a scalar (numpy, torch) whose ``.item()`` is one."""
     if type(index) is int:
@@ -93,6 +120,7 @@ cdef class Device:
             except TypeError:
                 raise TypeError(f"Invalid device type: {device_type!r}; expected a name such as "
                                 "'cuda' or a DLDeviceType code") from None
+            check_device_type(device_type, "Device()")
         self.cdevice.device_type = device_type
         self.cdevice.device_id = 0 if index is None else as_device_index(index)
 
@@ -107,10 +135,12 @@ cdef class Device:
 
     @property
     def type(self) -> str:
-        """The device type name, like ``torch.device.type`` (e.g. ``"cuda"``)."""
+        """The device type name, like ``torch.device.type`` (e.g. ``"cuda"``); ValueError for
+        a code DLPack does not define (a device made natively can have one)."""
         name = _DEVICE_TYPE_TO_NAME.get(self.cdevice.device_type)
         if name is None:
-            raise KeyError(f"unknown device type code {self.cdevice.device_type}")
+            raise ValueError(f"Device.type: unknown DLPack device type code "
+                             f"{self.cdevice.device_type}")
         return name
 
     def __device_type_name__(self) -> str:
@@ -118,10 +148,13 @@ cdef class Device:
         return self.type
 
     def __str__(self):
-        return f"{self.type}:{self.index}"
+        return f"{device_type_name(self.cdevice.device_type)}:{self.index}"
 
     def __repr__(self):
-        return f"device(type='{self.type}', index={self.index})"
+        name = _DEVICE_TYPE_TO_NAME.get(self.cdevice.device_type)
+        if name is None:
+            return f"device(type={device_type_name(self.cdevice.device_type)}, index={self.index})"
+        return f"device(type='{name}', index={self.index})"
 
     def __eq__(self, other):
         return (isinstance(other, Device)

@@ -19,6 +19,7 @@ cdef extern from "dlpack/dlpack.h":
         kDLComplex
         DLPACK_MAJOR_VERSION
         DLPACK_MINOR_VERSION
+        DLPACK_FLAG_BITMASK_READ_ONLY
 
     ctypedef struct DLPackVersion:
         uint32_t major
@@ -91,6 +92,7 @@ cdef extern from "tvm_ffi_python_dlpack.h":
     object TVMFFIPyCallDLPackVersioned(object obj, object method_name, object kwnames,
                                        object version, object stream)
     int TVMFFIPyTensorViewOfBorrowed(const DLTensor* tensor, TVMFFIObjectHandle* out) nogil
+    int TVMFFIPyIsReadableMemory(const void* address, size_t size) nogil
     TVMFFIPyCallContext* TVMFFIPySwapCallContext(TVMFFIPyCallContext* ctx) nogil
     TVMFFIPyCallContext* TVMFFIPyCurrentCallContext() nogil
     void TVMFFIPyCallContextOfferStream(TVMFFIPyCallContext* ctx, DLDevice device,
@@ -98,7 +100,21 @@ cdef extern from "tvm_ffi_python_dlpack.h":
 
 
 cdef extern from "tvm_ffi_python_tensor.h":
+    enum:
+        kTVMFFIPyViewUnsupported
+        kTVMFFIPyViewReadOnly
+        kTVMFFIPyViewMisaligned
+
     void TVMFFIPyDecRefHoldingGIL(TVMFFIObjectHandle handle)
+    void TVMFFIPyReleaseArgument(TVMFFIObjectHandle handle)
+    void TVMFFIPySettleArgumentTensor(TVMFFIObjectHandle handle)
     int TVMFFIPyTensorFromFrameworkView(const DLTensor* view, PyObject* owner,
-                                        TVMFFIObjectHandle* out)
+                                        PyObject* storage_getter, TVMFFIObjectHandle* out)
     int TVMFFIPyTensorFromNumpy(object obj, TVMFFIObjectHandle* out)
+    size_t TVMFFIPyElementAlignment(DLDataType dtype) nogil
+    int TVMFFIPyIsMisaligned(const DLTensor* tensor) nogil
+    int TVMFFIPyMayBeTorchNegativeView(const DLTensor* view) nogil
+    DLManagedTensorVersioned* TVMFFIPyManagedTensorHeldBy(const DLTensor* view, object owner,
+                                                          uint64_t flags) except NULL
+    int TVMFFIPyLearnVersionedTensors()
+    int TVMFFIPyIsReadOnlyTensor(TVMFFIObjectHandle handle) nogil

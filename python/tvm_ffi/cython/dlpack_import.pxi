@@ -14,14 +14,54 @@ cdef tuple _MAX_VERSION_KWNAMES = ("max_version",)
 cdef tuple _MAX_VERSION_STREAM_KWNAMES = ("max_version", "stream")
 
 
-cdef uint64_t exchange_api_address(object attr) except? 0:
+# Python type -> whether it is torch.Tensor or a subclass (see the torch hooks below).
+cdef dict _IS_TORCH_TENSOR = {}
+# torch.Tensor's is_neg, is_conj and untyped_storage, unbound (called on torch tensors only),
+# fetched with the first torch tensor class seen.
+cdef object _torch_is_neg = None
+cdef object _torch_is_conj = None
+cdef object _torch_untyped_storage = None
+
+
+cdef int check_exchange_api_int(type cls, object address) except -1:
+    """The int form of __dlpack_c_exchange_api__ is a bare address, so only this much can be
+    checked: a plausible pointer to readable memory (not that it is a DLPackExchangeAPI)."""
+    where = f"{cls.__qualname__}.__dlpack_c_exchange_api__"
+    if address <= 0 or address >= 2 ** 64:
+        raise ValueError(f"{where}: expected the address of a DLPackExchangeAPI, got {address}")
+    if address % sizeof(void*) != 0:
+        raise ValueError(f"{where}: expected the address of a DLPackExchangeAPI, got the "
+                         f"misaligned address {address:#x}")
+    if not TVMFFIPyIsReadableMemory(<void*><uint64_t>address, sizeof(DLPackExchangeAPI)):
+        raise ValueError(f"{where}: expected the address of a DLPackExchangeAPI, got "
+                         f"{address:#x}, which is not readable memory")
+    return 0
+
+
+cdef const DLPackExchangeAPI* exchange_api_of_attribute(type cls, object attr) except? NULL:
+    """The DLPackExchangeAPI a class's ``__dlpack_c_exchange_api__`` (a "dlpack_exchange_api"
+    capsule, or its address as an int as upstream also takes) points to; NULL for another
+    major version. A malformed attribute raises ValueError (upstream's class for it)."""
+    cdef const DLPackExchangeAPI* api
+    where = f"{cls.__qualname__}.__dlpack_c_exchange_api__"
     if PyCapsule_CheckExact(attr):
         if not PyCapsule_IsValid(attr, kTVMFFIPyExchangeAPI):
-            return 0
-        return <uint64_t>PyCapsule_GetPointer(attr, kTVMFFIPyExchangeAPI)
-    if isinstance(attr, int):
-        return attr
-    return 0
+            raise ValueError(f"{where}: expected a PyCapsule named 'dlpack_exchange_api', got "
+                             f"one named {capsule_name(attr)!r}")
+        api = <const DLPackExchangeAPI*>PyCapsule_GetPointer(attr, kTVMFFIPyExchangeAPI)
+    elif isinstance(attr, int) and not isinstance(attr, bool):
+        check_exchange_api_int(cls, attr)
+        api = <const DLPackExchangeAPI*><uint64_t>attr
+    else:
+        raise ValueError(f"{where}: expected a 'dlpack_exchange_api' PyCapsule or an int "
+                         f"address, got {type(attr).__name__}")
+    if api.header.version.major != 1:
+        return NULL  # a future layout: the class is used through __dlpack__
+    if (api.managed_tensor_from_py_object_no_sync == NULL
+            or api.managed_tensor_to_py_object_no_sync == NULL):
+        raise ValueError(f"{where}: the DLPackExchangeAPI lacks a managed tensor function, "
+                         "which must not be NULL")
+    return api
 
 
 cdef const DLPackExchangeAPI* exchange_api_of_type(type cls) except? NULL:
@@ -31,75 +71,215 @@ cdef const DLPackExchangeAPI* exchange_api_of_type(type cls) except? NULL:
         address = 0
         attr = getattr(cls, "__dlpack_c_exchange_api__", None)
         if attr is not None and not _SKIP_EXCHANGE_API:
-            address = exchange_api_address(attr)
-        if address != 0:
-            if (<const DLPackExchangeAPI*><uint64_t>address).header.version.major != 1:
-                address = 0
+            address = <uint64_t>exchange_api_of_attribute(cls, attr)
         cache_for_class(_EXCHANGE_API_CACHE, cls, address)
     return <const DLPackExchangeAPI*><uint64_t>address
 
 
+cdef bint is_torch_tensor_class(type cls) except -1:
+    """Whether cls is torch.Tensor or a subclass; the first one seen also fetches the hooks."""
+    global _torch_is_neg, _torch_is_conj, _torch_untyped_storage
+    known = _IS_TORCH_TENSOR.get(cls)
+    if known is not None:
+        return known
+    base = next((b for b in cls.__mro__ if b.__name__ == "Tensor" and b.__module__ == "torch"),
+                None)
+    if base is not None and _torch_is_neg is None:
+        _torch_is_neg = base.is_neg
+        _torch_is_conj = base.is_conj
+        _torch_untyped_storage = base.untyped_storage
+    cache_for_class(_IS_TORCH_TENSOR, cls, base is not None)
+    return base is not None
+
+
+cdef int reject_lazy_torch_bits(object value, bint check_conj, bint check_neg) except -1:
+    """Torch marks lazily conjugated and negated tensors with bits DLPack cannot carry; passing
+    the memory would silently drop them, so refuse as torch's __dlpack__ does for the first.
+    Only complex tensors can be conjugated; for the negative bit see
+    TVMFFIPyMayBeTorchNegativeView."""
+    if check_conj and _torch_is_conj(value):
+        raise BufferError("Can't export tensors with the conjugate bit set; "
+                          "call .resolve_conj() first")
+    if check_neg and _torch_is_neg(value):
+        raise BufferError("Can't export tensors with the negative bit set; "
+                          "call .resolve_neg() first")
+    return 0
+
+
 cdef TVMFFIObjectHandle exchange_to_handle(const DLPackExchangeAPI* api, object value,
-                                           int32_t alignment, int32_t contiguous) except NULL:
+                                           int32_t alignment, int32_t contiguous,
+                                           bint is_torch, bint for_call) except NULL:
     """An owning Tensor exported through the framework's exchange API.
 
     Without layout requirements the fast way is taken: a DLTensor view of the framework tensor
-    in a Tensor that keeps the Python tensor alive.
+    in a Tensor that keeps the Python tensor alive. For torch that is the tensor's storage,
+    except for a call's argument, which takes the storage after the call only if it was kept
+    (TVMFFIPyReleaseArgument).
     """
     cdef DLManagedTensorVersioned* managed = NULL
     cdef TVMFFIObjectHandle handle = NULL
     cdef DLTensor view
+    cdef PyObject* storage_getter = NULL
+    cdef int ret
     if api.dltensor_from_py_object_no_sync != NULL and alignment == 0 and contiguous == 0:
         api.dltensor_from_py_object_no_sync(<void*>value, &view)
-        if view.dtype.code == kDLComplex:
-            reject_conjugated(value)
-        CHECK_CALL(TVMFFIPyTensorFromFrameworkView(&view, <PyObject*>value, &handle))
+        owner = value
+        if is_torch:
+            # Torch is asked for the negative bit only when the layout allows it: asking costs
+            # more than the rest of the conversion.
+            reject_lazy_torch_bits(value, view.dtype.code == kDLComplex,
+                                   TVMFFIPyMayBeTorchNegativeView(&view))
+            if for_call:
+                storage_getter = <PyObject*>_torch_untyped_storage
+            else:
+                owner = _torch_untyped_storage(value)
+        ret = TVMFFIPyTensorFromFrameworkView(&view, <PyObject*>owner, storage_getter, &handle)
+        if ret == kTVMFFIPyViewMisaligned:
+            raise_misaligned(&view, for_call)
+        CHECK_CALL(ret)
         return handle
-    reject_conjugated(value)
+    if is_torch:
+        reject_lazy_torch_bits(value, True, True)
     api.managed_tensor_from_py_object_no_sync(<void*>value, &managed)
+    if managed == NULL:
+        raise BufferError(f"{type(value).__qualname__}: its DLPack exchange API exported no "
+                          "tensor")
+    try:
+        holder = _torch_untyped_storage(value) if is_torch else None
+        return import_managed(managed, True, alignment, contiguous, for_call, holder)
+    except BaseException:
+        release_managed(managed, True)
+        raise
+
+
+cdef str _COPY_HINT = "e.g. numpy.array(x), x.copy() or torch's x.clone()"
+
+
+cdef int raise_misaligned(const DLTensor* tensor, bint for_call) except -1:
+    """Native code reads elements as their C type, and misaligned reads are undefined."""
+    return raise_misaligned_at(<uint64_t>tensor.data + tensor.byte_offset,
+                               str(make_dtype(tensor.dtype)),
+                               TVMFFIPyElementAlignment(tensor.dtype), for_call)
+
+
+cdef int raise_misaligned_at(uint64_t address, str dtype, size_t alignment,
+                             bint for_call) except -1:
+    raise BufferError(f"{'tensor argument' if for_call else 'from_dlpack'}: the data at "
+                      f"{address:#x} is misaligned for {dtype} (which needs {alignment}-byte "
+                      f"alignment); pass an aligned copy instead, {_COPY_HINT}")
+
+
+cdef int raise_read_only_argument(str what) except -1:
+    """Native functions get writable DLTensors: no parameter can be declared read-only."""
+    raise BufferError(f"tensor argument: {what} is read-only, and a native function could "
+                      f"write to it (the FFI has no read-only tensor parameters); pass a "
+                      f"writable copy instead, {_COPY_HINT}")
+
+
+cdef int check_importable(const DLTensor* tensor, uint64_t flags, bint for_call) except -1:
+    """The checks every DLPack tensor passes before the runtime takes it over."""
+    if tensor.ndim < 0 or (tensor.ndim > 0 and tensor.shape == NULL):
+        raise ValueError(f"{'tensor argument' if for_call else 'from_dlpack'}: the DLTensor "
+                         f"has ndim {tensor.ndim} and a shape at "
+                         f"{<uint64_t>tensor.shape:#x}; expected ndim >= 0 and a shape")
+    if for_call and (flags & DLPACK_FLAG_BITMASK_READ_ONLY):
+        raise_read_only_argument("the DLPack tensor")
+    if TVMFFIPyIsMisaligned(tensor):
+        raise_misaligned(tensor, for_call)
+    return 0
+
+
+cdef int release_managed(void* managed, bint versioned) except -1:
+    if versioned:
+        if (<DLManagedTensorVersioned*>managed).deleter != NULL:
+            (<DLManagedTensorVersioned*>managed).deleter(<DLManagedTensorVersioned*>managed)
+    elif (<DLManagedTensor*>managed).deleter != NULL:
+        (<DLManagedTensor*>managed).deleter(<DLManagedTensor*>managed)
+    return 0
+
+
+cdef TVMFFIObjectHandle import_held_by(const DLTensor* tensor, uint64_t flags, object holder,
+                                       int32_t alignment, int32_t contiguous) except NULL:
+    """A Tensor viewing tensor's memory while holding ``holder``, which keeps it alive."""
+    cdef DLManagedTensorVersioned* managed = TVMFFIPyManagedTensorHeldBy(tensor, holder, flags)
+    cdef TVMFFIObjectHandle handle = NULL
     if TVMFFITensorFromDLPackVersioned(managed, alignment, contiguous, &handle) != 0:
-        if managed.deleter != NULL:
-            managed.deleter(managed)
+        managed.deleter(managed)
         CHECK_CALL(-1)
     return handle
 
 
-cdef int reject_conjugated(object value) except -1:
-    """Torch marks a lazily conjugated tensor with a bit its exchange API does not report;
-    passing the memory would silently drop the conjugation, so refuse as its __dlpack__ does."""
-    is_conj = getattr(value, "is_conj", None)
-    if is_conj is not None and is_conj():
-        raise BufferError("Can't export tensors with the conjugate bit set; "
-                          "call .resolve_conj() first")
-    return 0
-
-
-cdef TVMFFIObjectHandle capsule_to_handle(object capsule, int32_t alignment,
-                                          int32_t contiguous) except NULL:
-    """Consumes a "dltensor"/"dltensor_versioned" capsule into an owning Tensor handle."""
+cdef TVMFFIObjectHandle import_managed(void* managed, bint versioned, int32_t alignment,
+                                       int32_t contiguous, bint for_call,
+                                       object holder) except NULL:
+    """A Tensor owning a DLPack managed tensor (legacy or versioned), which stays the caller's
+    on failure. With a holder (an object that keeps the memory alive, such as a torch storage)
+    the Tensor holds that instead, and the managed tensor is released at once."""
+    cdef DLTensor* tensor
+    cdef uint64_t flags = 0
     cdef TVMFFIObjectHandle handle = NULL
-    cdef void* managed
+    if versioned:
+        tensor = &(<DLManagedTensorVersioned*>managed).dl_tensor
+        flags = (<DLManagedTensorVersioned*>managed).flags
+        major = (<DLManagedTensorVersioned*>managed).version.major
+        if major != DLPACK_MAJOR_VERSION:  # another layout: not even dl_tensor can be read
+            raise RuntimeError(f"from_dlpack: unsupported DLPack major version {major} "
+                               f"(expected {DLPACK_MAJOR_VERSION})")
+    else:
+        tensor = &(<DLManagedTensor*>managed).dl_tensor
+    check_importable(tensor, flags, for_call)
+    if holder is not None:
+        handle = import_held_by(tensor, flags, holder, alignment, contiguous)
+        release_managed(managed, versioned)
+        return handle
+    if versioned:
+        CHECK_CALL(TVMFFITensorFromDLPackVersioned(<DLManagedTensorVersioned*>managed, alignment,
+                                                   contiguous, &handle))
+    else:
+        CHECK_CALL(TVMFFITensorFromDLPack(<DLManagedTensor*>managed, alignment, contiguous,
+                                          &handle))
+    return handle
+
+
+cdef TVMFFIObjectHandle capsule_to_handle(object capsule, int32_t alignment, int32_t contiguous,
+                                          bint for_call, object holder) except NULL:
+    """Consumes a "dltensor"/"dltensor_versioned" capsule into an owning Tensor handle; a
+    capsule that is refused stays unconsumed. ``holder`` as in import_managed."""
+    cdef TVMFFIObjectHandle handle = NULL
     if PyCapsule_IsValid(capsule, kTVMFFIPyDLTensorVersioned):
-        managed = PyCapsule_GetPointer(capsule, kTVMFFIPyDLTensorVersioned)
-        CHECK_CALL(TVMFFITensorFromDLPackVersioned(
-            <DLManagedTensorVersioned*>managed, alignment, contiguous, &handle))
+        handle = import_managed(PyCapsule_GetPointer(capsule, kTVMFFIPyDLTensorVersioned), True,
+                                alignment, contiguous, for_call, holder)
         PyCapsule_SetName(capsule, kTVMFFIPyUsedDLTensorVersioned)
         return handle
     if PyCapsule_IsValid(capsule, kTVMFFIPyDLTensor):
-        managed = PyCapsule_GetPointer(capsule, kTVMFFIPyDLTensor)
-        CHECK_CALL(TVMFFITensorFromDLPack(<DLManagedTensor*>managed, alignment, contiguous,
-                                          &handle))
+        handle = import_managed(PyCapsule_GetPointer(capsule, kTVMFFIPyDLTensor), False,
+                                alignment, contiguous, for_call, holder)
         PyCapsule_SetName(capsule, kTVMFFIPyUsedDLTensor)
         return handle
     raise_bad_capsule(capsule)
+
+
+cdef str capsule_name(object capsule):
+    cdef const char* name = PyCapsule_GetName(capsule)
+    return "NULL" if name == NULL else (<bytes>name).decode("utf-8", "replace")
+
+
+cdef TVMFFIObjectHandle producer_to_handle(object value, int32_t alignment, int32_t contiguous,
+                                           bint for_call) except NULL:
+    """An owning Tensor from ``value.__dlpack__()``; a torch tensor's Tensor holds its storage
+    (torch's own capsule holds only the tensor, whose storage torch.Tensor.set_ can swap)."""
+    holder = None
+    if is_torch_tensor_class(type(value)):
+        reject_lazy_torch_bits(value, True, True)
+        holder = _torch_untyped_storage(value)
+    return capsule_to_handle(call_dlpack(value), alignment, contiguous, for_call, holder)
 
 
 cdef int raise_bad_capsule(object capsule) except -1:
     if not PyCapsule_CheckExact(capsule):
         raise TypeError(f"__dlpack__() must return a DLPack PyCapsule, got "
                         f"{type(capsule).__name__}")
-    cdef const char* name = PyCapsule_GetName(capsule)
-    text = "NULL" if name == NULL else (<bytes>name).decode("utf-8", "replace")
+    text = capsule_name(capsule)
     if text.startswith("used_dltensor"):
         raise ValueError(f"DLPack capsule '{text}' was already consumed: a DLPack PyCapsule "
                          "can only be consumed once")
@@ -166,7 +346,7 @@ cdef object call_dlpack_with(object value, object stream):
 
 
 ctypedef TVMFFIObjectHandle (*exchange_to_handle_t)(const DLPackExchangeAPI*, object, int32_t,
-                                                    int32_t) noexcept
+                                                    int32_t, bint, bint) noexcept
 
 
 cdef TVMFFIObjectHandle dlpack_to_handle(object value, int32_t alignment,
@@ -181,21 +361,45 @@ cdef TVMFFIObjectHandle dlpack_to_handle(object value, int32_t alignment,
         ret = TVMFFIPyTensorFromNumpy(value, &handle)
         if ret == 0:
             return handle
+        if ret == kTVMFFIPyViewReadOnly:
+            return read_only_numpy_to_handle(value, handle)
+        if ret == kTVMFFIPyViewMisaligned:
+            raise_misaligned_array(value, False)
         CHECK_CALL(ret if ret < 0 else 0)
     if api != NULL:
         # Called through a noexcept pointer and checked by hand: a try/except here would save
         # and restore the handled-exception state on every call.
-        handle = (<exchange_to_handle_t>exchange_to_handle)(api, value, alignment, contiguous)
+        handle = (<exchange_to_handle_t>exchange_to_handle)(
+            api, value, alignment, contiguous, _last_exchange_is_torch, False)
         if handle != NULL:
             return handle
         if not PyErr_ExceptionMatches(BufferError):
             return NULL  # the pending exception propagates
         PyErr_Clear()  # the framework cannot export it this way; try __dlpack__
     if PyCapsule_CheckExact(value):
-        return capsule_to_handle(value, alignment, contiguous)
+        return capsule_to_handle(value, alignment, contiguous, False, None)
     if hasattr(value, "__dlpack__"):
-        return capsule_to_handle(call_dlpack(value), alignment, contiguous)
+        return producer_to_handle(value, alignment, contiguous, False)
     raise TypeError("Expect from_dlpack to take either a compatible tensor or PyCapsule")
+
+
+cdef TVMFFIObjectHandle read_only_numpy_to_handle(object array,
+                                                  TVMFFIObjectHandle view) except NULL:
+    """A read-only Tensor for a view of a read-only array (the view is released): a versioned
+    import flagged read-only, so that exports stay read-only and calls refuse it."""
+    try:
+        return import_held_by(TVMFFIPyTensorCell(view), DLPACK_FLAG_BITMASK_READ_ONLY, array, 0,
+                              0)
+    finally:
+        TVMFFIPyDecRefHoldingGIL(view)
+
+
+cdef int raise_misaligned_array(object array, bint for_call) except -1:
+    """raise_misaligned for a NumPy array the fast path refused (no DLTensor was made)."""
+    dtype = array.dtype
+    part_size = dtype.itemsize // 2 if dtype.kind == "c" else dtype.itemsize
+    return raise_misaligned_at(array.__array_interface__["data"][0], str(dtype),
+                               part_size & -part_size, for_call)
 
 
 def from_dlpack(ext_tensor, *, int require_alignment=0, bint require_contiguous=False):
@@ -205,6 +409,14 @@ def from_dlpack(ext_tensor, *, int require_alignment=0, bint require_contiguous=
     ``__dlpack_c_exchange_api__``), any object with ``__dlpack__`` or a DLPack capsule
     (``"dltensor_versioned"`` or ``"dltensor"``, consumed once). ``require_alignment`` (bytes)
     and ``require_contiguous`` are checked by the runtime, which raises ``RuntimeError``.
+
+    The Tensor keeps the memory alive: the producer's DLPack tensor, the NumPy array, or a
+    torch tensor's storage (so ``torch.Tensor.set_`` cannot free it). Memory that is
+    read-only (a read-only NumPy array, a versioned capsule flagged read-only) gives a
+    read-only Tensor: it exports read-only again (versioned capsules only) and is refused as
+    an argument of native calls, since the FFI has no way to declare a tensor parameter
+    read-only. Data misaligned for its element type, and torch tensors with the conjugate or
+    negative bit set, raise ``BufferError``.
     """
     cdef TVMFFIObjectHandle handle = dlpack_to_handle(
         ext_tensor, require_alignment, 1 if require_contiguous else 0)

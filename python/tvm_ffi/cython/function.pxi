@@ -52,7 +52,7 @@ cdef int call_packed_in(TVMFFIObjectHandle func, PyObject* arg_tuple, PyObject**
     finally:
         for i in range(converted):
             if temps[i] != NULL:
-                TVMFFIPyDecRefHoldingGIL(temps[i])
+                TVMFFIPyReleaseArgument(temps[i])
         if cells != stack_cells:
             free(cells)
             free(temps)
@@ -223,6 +223,7 @@ cdef int store_owned_result(TVMFFIAny* view, TVMFFIObjectHandle* temp,
     result[0] = view[0]
     if index >= kTVMFFIStaticObjectBegin:
         if temp[0] == TVMFFIPyCellObject(view):
+            TVMFFIPySettleArgumentTensor(temp[0])
             temp[0] = NULL  # the temporary reference moves into the result
         else:
             TVMFFIObjectIncRef(TVMFFIPyCellObject(view))
@@ -440,7 +441,7 @@ cdef object _convert_through_cell(object value):
         CHECK_CALL(TVMFFIAnyViewToOwnedAny(&cell, &owned))
     finally:
         if temp != NULL:
-            TVMFFIObjectDecRef(temp)
+            TVMFFIPyReleaseArgument(temp)
     if owned.type_index == kTVMFFIOpaquePyObject:
         return make_object_from_handle(TVMFFIPyCellObject(&owned))
     return make_result(&owned)

@@ -2,6 +2,8 @@
 # tensor.pxi: Tensor (ffi.Tensor), a DLTensor owned by the runtime, and its DLPack export.
 
 __dlpack_version__ = (DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION)
+# Lets TVMFFIPyIsReadOnlyTensor recognise the runtime's read-only imports.
+CHECK_CALL(TVMFFIPyLearnVersionedTensors())
 
 
 cdef class Tensor(CObject):
@@ -9,6 +11,8 @@ cdef class Tensor(CObject):
 
     Made by :func:`from_dlpack`, by argument conversion or returned from calls; never
     constructed directly. ``np.from_dlpack(t)`` and ``torch.from_dlpack(t)`` share its memory.
+    A Tensor of read-only memory exports read-only (versioned DLPack only) and cannot be a
+    call's argument (see :func:`from_dlpack`).
     """
 
     def __init__(self, *args, **kwargs):
@@ -130,6 +134,9 @@ cdef bint is_row_major(const DLTensor* t) noexcept:
 
 cdef object tensor_to_capsule(Tensor tensor, bint versioned):
     cdef PyObject* capsule = NULL
+    if not versioned and TVMFFIPyIsReadOnlyTensor(live_handle(tensor)):
+        raise BufferError("Cannot export a read-only Tensor as a legacy DLPack capsule, which "
+                          "cannot mark it read-only; ask for max_version=(1, 0) or later")
     cdef int ret = TVMFFIPyTensorToCapsule(live_handle(tensor), versioned, &capsule)
     if ret == -1:
         CHECK_CALL(ret)

@@ -5,6 +5,7 @@
 # One-entry cache of the last exchange-API type: calls usually repeat the same tensor type.
 cdef type _last_exchange_cls = None
 cdef const DLPackExchangeAPI* _last_exchange_api = NULL
+cdef bint _last_exchange_is_torch = False
 
 
 cdef type _ndarray_type = None
@@ -37,9 +38,12 @@ cdef int classify_tensor_type(type cls) except -2:
 
 
 cdef inline const DLPackExchangeAPI* cached_exchange_api(type cls) except? NULL:
-    global _last_exchange_cls, _last_exchange_api
+    """The exchange API of cls (NULL for none); _last_exchange_is_torch tells whether cls is a
+    torch tensor class afterwards."""
+    global _last_exchange_cls, _last_exchange_api, _last_exchange_is_torch
     if cls is not _last_exchange_cls:
         _last_exchange_api = exchange_api_of_type(cls)
+        _last_exchange_is_torch = _last_exchange_api != NULL and is_torch_tensor_class(cls)
         _last_exchange_cls = cls
     return _last_exchange_api
 
@@ -54,10 +58,15 @@ cdef int convert_tensor_arg(object value, int rule, TVMFFIAny* out,
         ret = TVMFFIPyTensorFromNumpy(value, &handle)
         if ret == 0:
             return set_owned(out, handle, temp)
-        CHECK_CALL(ret if ret < 0 else 0)  # 1: not a DLPack layout (e.g. ml_dtypes), use __dlpack__
+        if ret == kTVMFFIPyViewReadOnly:
+            TVMFFIPyDecRefHoldingGIL(handle)
+            raise_read_only_argument("the array")
+        if ret == kTVMFFIPyViewMisaligned:
+            raise_misaligned_array(value, True)
+        CHECK_CALL(ret if ret < 0 else 0)  # not a DLPack layout (e.g. ml_dtypes): use __dlpack__
         rule = RULE_DLPACK
     if rule == RULE_DLPACK:
-        handle = capsule_to_handle(call_dlpack(value), 0, 0)
+        handle = producer_to_handle(value, 0, 0, True)
         set_owned(out, handle, temp)
         offer_env_stream_of(value, handle)
         return 0
@@ -81,9 +90,12 @@ cdef object cuda_stream_of(object value):
 
 cdef int set_exchange_tensor(object value, const DLPackExchangeAPI* api, TVMFFIAny* out,
                              TVMFFIObjectHandle* temp) except -1:
-    """An owning Tensor for a framework tensor; records the framework and its stream."""
-    cdef TVMFFIObjectHandle handle = exchange_to_handle(api, value, 0, 0)
+    """An owning Tensor for a framework tensor; records the framework and its stream. Only
+    while a call's arguments are converted (a call context is set) may the Tensor borrow a
+    torch tensor's storage through the tensor: the call settles it when it outlives the call."""
     cdef TVMFFIPyCallContext* ctx = TVMFFIPyCurrentCallContext()
+    cdef TVMFFIObjectHandle handle = exchange_to_handle(api, value, 0, 0,
+                                                        _last_exchange_is_torch, ctx != NULL)
     cdef DLDevice device
     cdef void* stream = NULL
     set_owned(out, handle, temp)
@@ -92,7 +104,7 @@ cdef int set_exchange_tensor(object value, const DLPackExchangeAPI* api, TVMFFIA
     if ctx.exchange_api == NULL:
         ctx.exchange_api = api
     device = TVMFFIPyTensorCell(handle).device
-    if device.device_type != kDLCPU and not ctx.has_stream:
+    if device.device_type != kDLCPU and not ctx.has_stream and api.current_work_stream != NULL:
         api.current_work_stream(device.device_type, device.device_id, &stream)
         TVMFFIPyCallContextOfferStream(ctx, device, stream)
     return 0
@@ -173,6 +185,8 @@ cdef object tensor_to_framework(TVMFFIObjectHandle handle, const DLPackExchangeA
     TVMFFIObjectDecRef(handle)
     CHECK_CALL(ret)
     api.managed_tensor_to_py_object_no_sync(managed, &py_tensor)
+    if py_tensor == NULL:
+        raise BufferError("the DLPack exchange API made no framework tensor of a result")
     value = <object>py_tensor
     Py_DECREF(value)  # the framework handed us the only reference
     return value

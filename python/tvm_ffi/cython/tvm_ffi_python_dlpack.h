@@ -8,6 +8,9 @@
 #include <dlpack/dlpack.h>
 #include <stdlib.h>
 #include <tvm/ffi/c_api.h>
+#if !defined(_WIN32)
+#include <unistd.h>
+#endif
 
 /* Initial-exec TLS: a plain load instead of a __tls_get_addr call on every access. The few
  * bytes come from the static TLS space glibc reserves for dlopen'ed modules. */
@@ -22,6 +25,23 @@ static const char kTVMFFIPyDLTensorVersioned[] = "dltensor_versioned";
 static const char kTVMFFIPyUsedDLTensor[] = "used_dltensor";
 static const char kTVMFFIPyUsedDLTensorVersioned[] = "used_dltensor_versioned";
 static const char kTVMFFIPyExchangeAPI[] = "dlpack_exchange_api";
+
+/* Whether size bytes at address can be read. The kernel copies them into a pipe, which fails
+ * (EFAULT) instead of crashing when they are not mapped. Not checked on Windows (always 1). */
+static inline int TVMFFIPyIsReadableMemory(const void* address, size_t size) {
+#if defined(_WIN32)
+  (void)address;
+  (void)size;
+  return 1;
+#else
+  int fds[2];
+  if (pipe(fds) != 0) return 0;
+  ssize_t written = write(fds[1], address, size);
+  close(fds[0]);
+  close(fds[1]);
+  return written == (ssize_t)size;
+#endif
+}
 
 /* The DLTensor stored in a Tensor object right after its 24-byte header. */
 static inline DLTensor* TVMFFIPyTensorCell(TVMFFIObjectHandle handle) {

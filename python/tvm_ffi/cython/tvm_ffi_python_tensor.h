@@ -2,7 +2,9 @@
 /* tvm_ffi_python_tensor.h: Tensor objects the Cython core makes itself for call arguments:
  * views of framework tensors (DLPack exchange API) and of NumPy arrays (buffer protocol).
  * Each is one allocation holding the object header, the DLTensor, a strong reference to the
- * Python object that owns the memory, and the shape and strides. Blocks are pooled. */
+ * Python object that owns the memory, and the shape and strides. Blocks are pooled.
+ * Also: the checks every imported tensor passes (element alignment, read-only memory) and
+ * versioned DLPack tensors that hold a Python object (read-only imports, torch storages). */
 #ifndef TVM_FFI_PYTHON_TENSOR_H_
 #define TVM_FFI_PYTHON_TENSOR_H_
 
@@ -23,9 +25,75 @@ typedef struct {
   DLTensor tensor;
   /* A strong reference to the Python object whose memory this tensor views. */
   PyObject* owner;
+  /* Set while owner is a torch tensor viewed for the length of a call: the function that
+   * returns its storage (torch.Tensor.untyped_storage, borrowed). A tensor that outlives the
+   * call must hold the storage instead (TVMFFIPyReleaseArgument): torch.Tensor.set_() can
+   * take the storage, and with it the memory, away from the tensor object. */
+  PyObject* storage_getter;
   /* shape[ndim], then strides[ndim]. */
   int64_t dims[];
 } TVMFFIPyTensorObj;
+
+/* What the view makers below return besides 0 (a view made) and -1 (the FFI error raised). */
+enum {
+  /* The memory cannot be described as a DLTensor this way: nothing made, nothing raised. */
+  kTVMFFIPyViewUnsupported = 1,
+  /* A view was made, of memory its owner marks read-only. */
+  kTVMFFIPyViewReadOnly = 2,
+  /* The elements are not aligned for their type: nothing made, nothing raised. */
+  kTVMFFIPyViewMisaligned = 3,
+};
+
+/* Devices whose data pointer is a plain address (IsDirectAddressDevice of the C++ API). */
+static inline int TVMFFIPyIsDirectAddressDevice(DLDevice device) {
+  switch (device.device_type) {
+    case kDLCPU:
+    case kDLCUDA:
+    case kDLCUDAHost:
+    case kDLROCM:
+    case kDLROCMHost:
+    case kDLCUDAManaged:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+/* The alignment native code assumes for elements of dtype: the size of a scalar (of each
+ * part of a complex number, as C and NumPy align them) rounded down to a power of two; 1 for
+ * sub-byte types. */
+static inline size_t TVMFFIPyElementAlignment(DLDataType dtype) {
+  size_t bytes = dtype.bits / 8;
+  if (dtype.code == kDLComplex) bytes /= 2;
+  if (bytes == 0) return 1;
+  return bytes & (~bytes + 1);
+}
+
+/* Whether a tensor with elements starts at an address misaligned for its element type (for
+ * devices addressed directly; strides are whole elements, so every element then is). */
+static inline int TVMFFIPyIsMisaligned(const DLTensor* tensor) {
+  if (!TVMFFIPyIsDirectAddressDevice(tensor->device)) return 0;
+  uintptr_t address = (uintptr_t)tensor->data + (uintptr_t)tensor->byte_offset;
+  if ((address & (TVMFFIPyElementAlignment(tensor->dtype) - 1)) == 0) return 0;
+  for (int32_t i = 0; i < tensor->ndim; ++i) {
+    if (tensor->shape[i] == 0) return 0; /* no element is ever read */
+  }
+  return 1;
+}
+
+/* Whether a torch tensor viewed for a call needs asking for its negative bit: only real
+ * floating-point tensors whose dimensions of size > 1 all have even strides. That covers
+ * every tensor derived from the imaginary part of a conjugated complex tensor (element
+ * strides twice the complex ones), which is how torch's public API sets the bit; asking all
+ * tensors (is_neg() releases the GIL) would double the cost of a torch argument. */
+static inline int TVMFFIPyMayBeTorchNegativeView(const DLTensor* view) {
+  if (view->dtype.code != kDLFloat && view->dtype.code != kDLBfloat) return 0;
+  for (int32_t i = 0; i < view->ndim; ++i) {
+    int64_t stride = view->strides != NULL ? view->strides[i] : 1;
+    if (view->shape[i] > 1 && (stride & 1) != 0) return 0;
+  }
+  return 1;
+}
 
 /* Free blocks for tensors of up to TVMFFI_PY_POOLED_NDIM dimensions, used with the GIL held. */
 static TVMFFIPyTensorObj* tvm_ffi_py_tensor_pool[TVMFFI_PY_POOL_CAPACITY];
@@ -65,6 +133,7 @@ static inline TVMFFIPyTensorObj* TVMFFIPyTensorObjNew(int32_t ndim, PyObject* ow
   self->header.deleter = TVMFFIPyTensorObjDelete;
   Py_INCREF(owner);
   self->owner = owner;
+  self->storage_getter = NULL;
   self->tensor.ndim = ndim;
   self->tensor.shape = self->dims;
   self->tensor.strides = self->dims + count;
@@ -91,6 +160,48 @@ static inline void TVMFFIPyDecRefHoldingGIL(TVMFFIObjectHandle handle) {
   }
 }
 
+/* Makes a tensor viewing a torch tensor for a call hold the tensor's storage instead of the
+ * tensor object. Returns 0, or -1 with a Python exception set (the tensor is unchanged). */
+static inline int TVMFFIPyTensorHoldStorage(TVMFFIPyTensorObj* self) {
+  PyObject* storage = PyObject_Vectorcall(self->storage_getter, &self->owner, 1, NULL);
+  if (storage == NULL) return -1;
+  PyObject* tensor = self->owner;
+  self->owner = storage;
+  self->storage_getter = NULL;
+  Py_DECREF(tensor);
+  return 0;
+}
+
+/* TVMFFIPyTensorHoldStorage for a tensor that leaves a call (kept by the callee, or returned),
+ * when it views a torch tensor. An exception already set is kept; should the storage be
+ * unavailable the tensor keeps holding the tensor object. */
+static inline void TVMFFIPySettleArgumentTensor(TVMFFIObjectHandle handle) {
+  TVMFFIPyTensorObj* self = (TVMFFIPyTensorObj*)handle;
+  if (self->header.deleter != TVMFFIPyTensorObjDelete || self->storage_getter == NULL) return;
+#if PY_VERSION_HEX >= 0x030C0000
+  PyObject* pending = PyErr_GetRaisedException();
+  if (TVMFFIPyTensorHoldStorage(self) != 0) PyErr_Clear();
+  PyErr_SetRaisedException(pending);
+#else
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
+  if (TVMFFIPyTensorHoldStorage(self) != 0) PyErr_Clear();
+  PyErr_Restore(type, value, traceback);
+#endif
+}
+
+/* Drops the reference a call held on a converted argument. A tensor still referenced after
+ * that (the callee kept it) is settled first (TVMFFIPySettleArgumentTensor). */
+static inline void TVMFFIPyReleaseArgument(TVMFFIObjectHandle handle) {
+  TVMFFIPyTensorObj* self = (TVMFFIPyTensorObj*)handle;
+  if (self->header.deleter == TVMFFIPyTensorObjDelete && self->storage_getter != NULL &&
+      __atomic_load_n(&self->header.combined_ref_count, __ATOMIC_ACQUIRE) !=
+          (((uint64_t)1 << 32) | 1)) {
+    TVMFFIPySettleArgumentTensor(handle);
+  }
+  TVMFFIPyDecRefHoldingGIL(handle);
+}
+
 static inline void TVMFFIPyFillCompactStrides(DLTensor* tensor) {
   int64_t step = 1;
   for (int32_t i = tensor->ndim - 1; i >= 0; --i) {
@@ -100,11 +211,21 @@ static inline void TVMFFIPyFillCompactStrides(DLTensor* tensor) {
 }
 
 /* A Tensor viewing a framework tensor (a DLTensor filled by the exchange API), keeping a
- * strong reference to the Python tensor. Returns 0, or -1 with the FFI error raised. */
+ * strong reference to owner (the Python tensor, or its storage); storage_getter as in
+ * TVMFFIPyTensorObj. Returns 0, kTVMFFIPyViewMisaligned or -1 with the FFI error raised. */
 static inline int TVMFFIPyTensorFromFrameworkView(const DLTensor* view, PyObject* owner,
+                                                  PyObject* storage_getter,
                                                   TVMFFIObjectHandle* out) {
+  if (view->ndim < 0 || (view->ndim > 0 && view->shape == NULL)) {
+    TVMFFIErrorSetRaisedFromCStr("ValueError",
+                                 "the DLPack exchange API gave a DLTensor with a negative ndim "
+                                 "or without a shape");
+    return -1;
+  }
+  if (TVMFFIPyIsMisaligned(view)) return kTVMFFIPyViewMisaligned;
   TVMFFIPyTensorObj* self = TVMFFIPyTensorObjNew(view->ndim, owner);
   if (self == NULL) return -1;
+  self->storage_getter = storage_getter;
   int64_t* shape = self->tensor.shape;
   int64_t* strides = self->tensor.strides;
   self->tensor = *view;
@@ -150,14 +271,21 @@ static inline int TVMFFIPyBufferDataType(const Py_buffer* buffer, DLDataType* ou
 }
 
 /* A Tensor viewing CPU memory of owner laid out as ndim dimensions with strides in bytes.
- * Returns 0, 1 when a stride is not a whole number of elements (nothing raised) or -1 with
- * the FFI error raised. The caller holds the GIL. */
+ * Returns 0, kTVMFFIPyViewReadOnly (a view made) when read_only is set,
+ * kTVMFFIPyViewUnsupported when a stride is not a whole number of elements,
+ * kTVMFFIPyViewMisaligned, or -1 with the FFI error raised. The caller holds the GIL. */
 static inline int TVMFFIPyTensorFromCPUMemory(PyObject* owner, void* data, int ndim,
                                               const Py_ssize_t* shape,
                                               const Py_ssize_t* byte_strides, DLDataType dtype,
-                                              Py_ssize_t itemsize, TVMFFIObjectHandle* out) {
+                                              Py_ssize_t itemsize, int read_only,
+                                              TVMFFIObjectHandle* out) {
   for (int i = 0; i < ndim; ++i) {
-    if (byte_strides[i] % itemsize != 0) return 1;
+    if (byte_strides[i] % itemsize != 0) return kTVMFFIPyViewUnsupported;
+  }
+  if (((uintptr_t)data & (TVMFFIPyElementAlignment(dtype) - 1)) != 0) {
+    int empty = 0;
+    for (int i = 0; i < ndim; ++i) empty |= shape[i] == 0;
+    if (!empty) return kTVMFFIPyViewMisaligned;
   }
   TVMFFIPyTensorObj* self = TVMFFIPyTensorObjNew(ndim, owner);
   if (self == NULL) return -1;
@@ -170,23 +298,24 @@ static inline int TVMFFIPyTensorFromCPUMemory(PyObject* owner, void* data, int n
     self->tensor.strides[i] = byte_strides[i] / itemsize;
   }
   *out = self;
-  return 0;
+  return read_only ? kTVMFFIPyViewReadOnly : 0;
 }
 
-/* A Tensor viewing a CPU buffer (a NumPy array). Returns 0 on success, 1 when the buffer
- * cannot be described as a DLTensor (no exception set; use __dlpack__ instead) and -1 with
- * the FFI error raised. The caller holds the GIL. */
+/* A Tensor viewing a CPU buffer (a NumPy array). Returns like TVMFFIPyTensorFromCPUMemory;
+ * kTVMFFIPyViewUnsupported also when the buffer cannot be described as a DLTensor (use
+ * __dlpack__ instead). The caller holds the GIL. */
 static inline int TVMFFIPyTensorFromBuffer(PyObject* obj, TVMFFIObjectHandle* out) {
   Py_buffer buffer;
   DLDataType dtype;
   if (PyObject_GetBuffer(obj, &buffer, PyBUF_RECORDS_RO) != 0) {
     PyErr_Clear();
-    return 1;
+    return kTVMFFIPyViewUnsupported;
   }
-  int ret = 1;
+  int ret = kTVMFFIPyViewUnsupported;
   if (buffer.ndim >= 0 && TVMFFIPyBufferDataType(&buffer, &dtype)) {
     ret = TVMFFIPyTensorFromCPUMemory(obj, buffer.buf, buffer.ndim, buffer.shape,
-                                      buffer.strides, dtype, buffer.itemsize, out);
+                                      buffer.strides, dtype, buffer.itemsize, buffer.readonly,
+                                      out);
   }
   /* The reference to obj keeps the memory alive; the export itself is not needed. */
   PyBuffer_Release(&buffer);
@@ -204,7 +333,11 @@ typedef struct {
   Py_ssize_t* strides;
   PyObject* base;
   PyObject* descr;
+  int flags;
 } TVMFFIPyNumpyArrayHead;
+
+/* NPY_ARRAY_WRITEABLE of the flags. */
+#define TVMFFI_PY_NUMPY_WRITEABLE 0x0400
 
 typedef struct {
   PyObject ob_base;
@@ -235,14 +368,17 @@ static inline int TVMFFIPyNumpyDataType(const TVMFFIPyNumpyDescrHead* descr, DLD
   return 1;
 }
 
-/* A Tensor viewing a NumPy array read from its struct fields. Returns 0, 1 when the array
- * is not supported this way (no exception set) or -1 with the FFI error raised. */
+/* A Tensor viewing a NumPy array read from its struct fields. Returns like
+ * TVMFFIPyTensorFromBuffer. */
 static inline int TVMFFIPyTensorFromNumpyFields(PyObject* obj, TVMFFIObjectHandle* out) {
   const TVMFFIPyNumpyArrayHead* array = (const TVMFFIPyNumpyArrayHead*)obj;
   DLDataType dtype;
-  if (!TVMFFIPyNumpyDataType((const TVMFFIPyNumpyDescrHead*)array->descr, &dtype)) return 1;
+  if (!TVMFFIPyNumpyDataType((const TVMFFIPyNumpyDescrHead*)array->descr, &dtype)) {
+    return kTVMFFIPyViewUnsupported;
+  }
   return TVMFFIPyTensorFromCPUMemory(obj, array->data, array->nd, array->dimensions,
-                                     array->strides, dtype, dtype.bits / 8, out);
+                                     array->strides, dtype, dtype.bits / 8,
+                                     !(array->flags & TVMFFI_PY_NUMPY_WRITEABLE), out);
 }
 
 static inline int TVMFFIPySameTensor(const DLTensor* a, const DLTensor* b) {
@@ -265,23 +401,121 @@ static int tvm_ffi_py_numpy_fields_state = 0;
 static inline int TVMFFIPyTensorFromNumpy(PyObject* obj, TVMFFIObjectHandle* out) {
   if (tvm_ffi_py_numpy_fields_state == 1) {
     int ret = TVMFFIPyTensorFromNumpyFields(obj, out);
-    if (ret != 1) return ret;
+    if (ret != kTVMFFIPyViewUnsupported) return ret;
     return TVMFFIPyTensorFromBuffer(obj, out);
   }
   int ret = TVMFFIPyTensorFromBuffer(obj, out);
-  if (ret != 0 || tvm_ffi_py_numpy_fields_state != 0) return ret;
+  int made = ret == 0 || ret == kTVMFFIPyViewReadOnly;
+  if (!made || tvm_ffi_py_numpy_fields_state != 0) return ret;
   TVMFFIObjectHandle probe = NULL;
   int probe_ret = TVMFFIPyTensorFromNumpyFields(obj, &probe);
-  if (probe_ret == -1) return -1;
-  if (probe_ret == 0) {
-    tvm_ffi_py_numpy_fields_state =
-        TVMFFIPySameTensor(&((TVMFFIPyTensorObj*)probe)->tensor,
-                           &((TVMFFIPyTensorObj*)*out)->tensor)
-            ? 1
-            : -1;
+  if (probe_ret == -1) {
+    TVMFFIPyDecRefHoldingGIL(*out);
+    return -1;
+  }
+  if (probe_ret == 0 || probe_ret == kTVMFFIPyViewReadOnly) {
+    int same = probe_ret == ret && TVMFFIPySameTensor(&((TVMFFIPyTensorObj*)probe)->tensor,
+                                                      &((TVMFFIPyTensorObj*)*out)->tensor);
+    tvm_ffi_py_numpy_fields_state = same ? 1 : -1;
     TVMFFIPyDecRefHoldingGIL(probe);
   }
+  return ret;
+}
+
+/* A versioned DLPack tensor viewing another tensor's memory while holding a Python object
+ * that keeps it alive: a read-only NumPy array, or a torch tensor's storage. */
+typedef struct {
+  DLManagedTensorVersioned managed;
+  PyObject* owner;
+  /* shape[ndim], then strides[ndim]. */
+  int64_t dims[];
+} TVMFFIPyOwnedManagedTensor;
+
+static void TVMFFIPyOwnedManagedTensorDelete(DLManagedTensorVersioned* managed) {
+  TVMFFIPyOwnedManagedTensor* self = (TVMFFIPyOwnedManagedTensor*)managed;
+  /* After interpreter shutdown the reference can only be leaked. */
+  if (Py_IsInitialized()) {
+    PyGILState_STATE state = PyGILState_Ensure();
+    Py_DECREF(self->owner);
+    PyGILState_Release(state);
+  }
+  free(self);
+}
+
+/* A new DLManagedTensorVersioned with view's fields (shape and strides copied), the given
+ * flags and a strong reference to owner; NULL with a Python MemoryError set when out of
+ * memory. The caller holds the GIL. */
+static inline DLManagedTensorVersioned* TVMFFIPyManagedTensorHeldBy(const DLTensor* view,
+                                                                    PyObject* owner,
+                                                                    uint64_t flags) {
+  size_t ndim = view->ndim > 0 ? (size_t)view->ndim : 0;
+  TVMFFIPyOwnedManagedTensor* self = (TVMFFIPyOwnedManagedTensor*)malloc(
+      sizeof(TVMFFIPyOwnedManagedTensor) + 2 * ndim * sizeof(int64_t));
+  if (self == NULL) {
+    PyErr_NoMemory();
+    return NULL;
+  }
+  self->managed.version.major = DLPACK_MAJOR_VERSION;
+  self->managed.version.minor = DLPACK_MINOR_VERSION;
+  self->managed.manager_ctx = NULL;
+  self->managed.deleter = TVMFFIPyOwnedManagedTensorDelete;
+  self->managed.flags = flags;
+  self->managed.dl_tensor = *view;
+  self->managed.dl_tensor.shape = ndim != 0 ? self->dims : NULL;
+  self->managed.dl_tensor.strides = ndim != 0 && view->strides != NULL ? self->dims + ndim : NULL;
+  if (ndim != 0) memcpy(self->dims, view->shape, ndim * sizeof(int64_t));
+  if (self->managed.dl_tensor.strides != NULL) {
+    memcpy(self->dims + ndim, view->strides, ndim * sizeof(int64_t));
+  }
+  Py_INCREF(owner);
+  self->owner = owner;
+  return &self->managed;
+}
+
+/* The deleter of the runtime's tensors imported from versioned capsules, once checked that
+ * their DLManagedTensorVersioned* follows the DLTensor (TVMFFIPyLearnVersionedTensors). */
+static void (*tvm_ffi_py_versioned_tensor_deleter)(void*, int) = NULL;
+
+static inline DLManagedTensorVersioned* const* TVMFFIPyVersionedTensorSlot(
+    TVMFFIObjectHandle handle) {
+  return (DLManagedTensorVersioned* const*)((const char*)handle + sizeof(TVMFFIObject) +
+                                            sizeof(DLTensor));
+}
+
+/* Imports a probe capsule to learn how the runtime stores versioned imports, so that their
+ * DLPack flags can be read (TVMFFIPyIsReadOnlyTensor). Returns 0, or -1 with the FFI error
+ * raised. */
+static inline int TVMFFIPyLearnVersionedTensors(void) {
+  static int64_t shape[1] = {1};
+  static float element[1];
+  DLManagedTensorVersioned probe;
+  memset(&probe, 0, sizeof(probe));
+  probe.version.major = DLPACK_MAJOR_VERSION;
+  probe.version.minor = DLPACK_MINOR_VERSION;
+  probe.flags = DLPACK_FLAG_BITMASK_READ_ONLY;
+  probe.dl_tensor.data = element;
+  probe.dl_tensor.device.device_type = kDLCPU;
+  probe.dl_tensor.ndim = 1;
+  probe.dl_tensor.dtype.code = kDLFloat;
+  probe.dl_tensor.dtype.bits = 32;
+  probe.dl_tensor.dtype.lanes = 1;
+  probe.dl_tensor.shape = shape;
+  TVMFFIObjectHandle handle = NULL;
+  if (TVMFFITensorFromDLPackVersioned(&probe, 0, 0, &handle) != 0) return -1;
+  if (*TVMFFIPyVersionedTensorSlot(handle) == &probe) {
+    tvm_ffi_py_versioned_tensor_deleter = ((TVMFFIObject*)handle)->deleter;
+  }
+  TVMFFIObjectDecRef(handle);
   return 0;
+}
+
+/* Whether a Tensor handle was imported from a versioned capsule flagged read-only. */
+static inline int TVMFFIPyIsReadOnlyTensor(TVMFFIObjectHandle handle) {
+  if (((TVMFFIObject*)handle)->deleter != tvm_ffi_py_versioned_tensor_deleter ||
+      tvm_ffi_py_versioned_tensor_deleter == NULL) {
+    return 0;
+  }
+  return (((*TVMFFIPyVersionedTensorSlot(handle))->flags) & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
 }
 
 #endif /* TVM_FFI_PYTHON_TENSOR_H_ */
