@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # error.pxi: Error objects and the two-way conversion between FFI errors and Python exceptions.
+import collections
 import types
 
 
@@ -124,7 +125,10 @@ cdef int raise_ffi_error(int ret) except -1:
 # ------------------------------------------------------------------------------------------
 # Native frames in Python tracebacks
 # ------------------------------------------------------------------------------------------
-cdef dict _SYNTHETIC_CODE = {}
+# The code objects of synthetic frames, by (file, function), least recently used first. Bounded:
+# generated or JIT-compiled native code can name new functions without end (~2 KB each).
+cdef object _SYNTHETIC_CODE = collections.OrderedDict()
+cdef Py_ssize_t _SYNTHETIC_CODE_LIMIT = 1024
 cdef dict _SYNTHETIC_GLOBALS = {"__tvm_ffi_synthetic__": True}
 
 
@@ -151,10 +155,10 @@ def _parse_backtrace(text):
     return frames
 
 
-cdef object _synthetic_frame(str filename, int lineno, str func):
-    """A finished frame object that reports the given file, line and function."""
+cdef object _synthetic_code(str filename, str func):
+    """The cached code object raising _SyntheticFrameMarker as ``func`` in ``filename``."""
     key = (filename, func)
-    code = _SYNTHETIC_CODE.get(key)
+    code = _SYNTHETIC_CODE.pop(key, None)  # re-inserted below: now the most recently used
     if code is None:
         code = compile("raise _SyntheticFrameMarker()", filename, "exec")
         if hasattr(code, "co_positions"):  # 3.11+: no columns, so no carets under native lines
@@ -164,7 +168,18 @@ cdef object _synthetic_frame(str filename, int lineno, str func):
         code = code.replace(co_name=func)
         if hasattr(code, "co_qualname"):
             code = code.replace(co_qualname=func)
-        _SYNTHETIC_CODE[key] = code
+    _SYNTHETIC_CODE[key] = code
+    while len(_SYNTHETIC_CODE) > _SYNTHETIC_CODE_LIMIT:
+        try:
+            _SYNTHETIC_CODE.popitem(last=False)
+        except KeyError:  # emptied by another thread meanwhile
+            break
+    return code
+
+
+cdef object _synthetic_frame(str filename, int lineno, str func):
+    """A finished frame object that reports the given file, line and function."""
+    code = _synthetic_code(filename, func)
     code = code.replace(co_firstlineno=max(lineno, 0))  # 0: a native frame without line info
     scope = dict(_SYNTHETIC_GLOBALS)
     scope["_SyntheticFrameMarker"] = _SyntheticFrameMarker
