@@ -14,7 +14,7 @@
 // ---------------------------------------------------------------------------------------------
 static_assert(TVM_FFI_VERSION_MAJOR == 0, "major version");
 static_assert(TVM_FFI_VERSION_MINOR == 1, "minor version");
-static_assert(TVM_FFI_VERSION_PATCH == 14, "patch version");
+static_assert(TVM_FFI_VERSION_PATCH == 15, "patch version");
 static_assert(DLPACK_MAJOR_VERSION == 1, "DLPack major version");
 static_assert(DLPACK_MINOR_VERSION == 3, "DLPack minor version");
 
