@@ -158,16 +158,21 @@ def _parse_backtrace(text):
 cdef object _synthetic_code(str filename, str func):
     """The cached code object raising _SyntheticFrameMarker as ``func`` in ``filename``."""
     key = (filename, func)
-    code = _SYNTHETIC_CODE.pop(key, None)  # re-inserted below: now the most recently used
-    if code is None:
-        code = compile("raise _SyntheticFrameMarker()", filename, "exec")
-        if hasattr(code, "co_positions"):  # 3.11+: no columns, so no carets under native lines
-            from ._linetable import without_columns
+    code = _SYNTHETIC_CODE.get(key)
+    if code is not None:
+        try:
+            _SYNTHETIC_CODE.move_to_end(key)  # now the most recently used; allocates nothing
+        except KeyError:  # evicted by another thread meanwhile
+            pass
+        return code
+    code = compile("raise _SyntheticFrameMarker()", filename, "exec")
+    if hasattr(code, "co_positions"):  # 3.11+: no columns, so no carets under native lines
+        from ._linetable import without_columns
 
-            code = code.replace(co_linetable=without_columns(code.co_linetable))
-        code = code.replace(co_name=func)
-        if hasattr(code, "co_qualname"):
-            code = code.replace(co_qualname=func)
+        code = code.replace(co_linetable=without_columns(code.co_linetable))
+    code = code.replace(co_name=func)
+    if hasattr(code, "co_qualname"):
+        code = code.replace(co_qualname=func)
     _SYNTHETIC_CODE[key] = code
     while len(_SYNTHETIC_CODE) > _SYNTHETIC_CODE_LIMIT:
         try:
