@@ -10,7 +10,17 @@ from pathlib import Path
 import tvm_ffi
 import tvm_ffi.core
 
-IMPORTED_MODULES = {"abc", "ctypes", "enum", "json", "numbers", "os", "threading", "types"}
+IMPORTED_MODULES = {
+    "abc",
+    "collections",
+    "ctypes",
+    "enum",
+    "json",
+    "numbers",
+    "os",
+    "threading",
+    "types",
+}
 SENTINELS = {"MISSING", "KWARGS"}
 
 
