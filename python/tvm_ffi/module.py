@@ -11,6 +11,7 @@ from typing import Any
 
 from . import core
 from .core import Function, Object
+from .error import register_error
 from .registry import register_object
 
 __all__ = ["Module", "ModulePropertyMask", "load_module", "system_lib"]
@@ -30,6 +31,14 @@ _IMPORT, _CLEAR_IMPORTS = _func("ffi.ModuleImportModule"), _func("ffi.ModuleClea
 _INSPECT_SOURCE = _func("ffi.ModuleInspectSource")
 _WRITE_FORMATS = _func("ffi.ModuleGetWriteFormats")
 _WRITE_TO_FILE = _func("ffi.ModuleWriteToFile")
+
+
+@register_error("ImportError")
+class LibraryImportError(ImportError, RuntimeError):
+    """A library that cannot run on this runtime: it was built against an incompatible ABI.
+
+    Also a RuntimeError, as every other failure of :func:`load_module` is.
+    """
 
 
 class ModulePropertyMask(IntEnum):
@@ -144,18 +153,26 @@ class Module(Object):
 def load_module(path: str | os.PathLike, keep_module_alive: bool = True) -> Module:
     """Load a shared library that exports ``__tvm_ffi_<name>`` functions.
 
+    The file is checked before any of its code runs, and every symbol it needs is resolved
+    while it loads, so a library this process cannot run fails here with a clear message.
+
     Parameters
     ----------
     path
         Path of the library.
     keep_module_alive
         Pin the module for the life of the process (the library is never unloaded either way;
-        this keeps the module object itself, and its imports, alive).
+        this keeps the module object itself, and its imports, alive). While the module of a
+        library is alive, loading the library again returns that module.
 
     Raises
     ------
+    LibraryImportError
+        If the library was built against headers of an incompatible ABI version (a different
+        major version, or in 0.X a different minor one); an ImportError and a RuntimeError.
     RuntimeError
-        If the library cannot be loaded; the message includes the loader's reason.
+        If the library cannot be loaded: a missing, damaged or foreign file, or a symbol that
+        no loaded library defines; the message names the problem.
     """
     path = os.fspath(path)
     if not isinstance(path, str):

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "backtrace_internal.h"
+#include "demangle_internal.h"
 #include "elf_symbols_internal.h"
 
 #if defined(TVM_FFI_USE_LIBDW) && TVM_FFI_USE_LIBDW
@@ -60,17 +61,6 @@ __attribute__((noinline)) std::vector<uintptr_t> CaptureStack(size_t max_frames)
   CaptureState state{&pcs, max_frames};
   _Unwind_Backtrace(CaptureOneFrame, &state);
   return pcs;
-}
-
-/// Demangles an Itanium C++ name; other names (C symbols) come back unchanged.
-std::string Demangle(const char* name) {
-  if (name[0] != '_' || name[1] != 'Z') return name;
-  int status = 0;
-  char* demangled = abi::__cxa_demangle(name, nullptr, nullptr, &status);
-  if (demangled == nullptr) return name;
-  std::string result(demangled);
-  std::free(demangled);
-  return result;
 }
 
 /// Fills the object path and, for an enclosing dynamic symbol, the function name.
@@ -289,6 +279,17 @@ void BuildBacktrace(uintptr_t return_address, const char* filename, int lineno, 
 }
 
 }  // namespace
+
+std::string Demangle(const char* name) {
+  if (name[0] != '_' || name[1] != 'Z') return name;
+  int status = 0;
+  char* demangled = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+  if (demangled == nullptr) return name;
+  std::string result(demangled);
+  std::free(demangled);
+  return result;
+}
+
 }  // namespace details
 }  // namespace ffi
 }  // namespace tvm

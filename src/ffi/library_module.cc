@@ -13,7 +13,9 @@
 #include <cstdint>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -39,11 +41,44 @@ ContextSymbols& GlobalContextSymbols() {
   return *symbols;
 }
 
+/// The live library modules, so that error messages can name a module by its file.
+struct LiveLibraries {
+  std::mutex mutex;
+  std::unordered_map<const ModuleObj*, std::string> paths;
+
+  static LiveLibraries& Global() {
+    static LiveLibraries* libraries = new LiveLibraries();  // modules may outlive statics
+    return *libraries;
+  }
+};
+
+/// Whether `symbol_name` is one of the data symbols in the `__tvm_ffi_` namespace, which
+/// function lookups must never return.
+bool IsDataSymbol(const std::string& symbol_name) {
+  for (const char* data :
+       {symbol::tvm_ffi_library_ctx, symbol::tvm_ffi_library_bin, symbol::tvm_ffi_abi_version}) {
+    if (symbol_name == data) return true;
+  }
+  return false;
+}
+
 /// A module over a dlopen handle. The handle is never closed: objects and functions made by
 /// the library may outlive every reference to the module, and their code must stay mapped.
 class LibraryModuleObj : public ModuleObj {
  public:
-  LibraryModuleObj(void* handle, std::string path) : handle_(handle), path_(std::move(path)) {}
+  LibraryModuleObj(void* handle, std::string path) : handle_(handle) {
+    LiveLibraries& live = LiveLibraries::Global();
+    std::lock_guard<std::mutex> lock(live.mutex);
+    live.paths[this] = std::move(path);
+  }
+  ~LibraryModuleObj() {
+    // The library must not reach this module through its context once it is gone.
+    void** ctx = static_cast<void**>(Symbol(symbol::tvm_ffi_library_ctx));
+    if (ctx != nullptr && *ctx == static_cast<ModuleObj*>(this)) *ctx = nullptr;
+    LiveLibraries& live = LiveLibraries::Global();
+    std::lock_guard<std::mutex> lock(live.mutex);
+    live.paths.erase(this);
+  }
 
   const char* kind() const final { return "library"; }
   int GetPropertyMask() const final { return Module::kBinarySerializable | Module::kRunnable; }
@@ -68,6 +103,7 @@ class LibraryModuleObj : public ModuleObj {
  private:
   TVMFFISafeCallType FindFunction(const char* prefix, const String& name) const {
     std::string symbol_name = std::string(prefix) + std::string(name);
+    if (IsDataSymbol(symbol_name)) return nullptr;
     return reinterpret_cast<TVMFFISafeCallType>(Symbol(symbol_name.c_str()));
   }
   Optional<String> CallOptionalStringSymbol(const char* prefix, const String& name) const {
@@ -77,25 +113,47 @@ class LibraryModuleObj : public ModuleObj {
   }
 
   void* handle_;
-  std::string path_;
 };
 
-void* OpenLibrary(const std::string& path) {
-  void* handle = dlopen(path.c_str(), RTLD_LAZY | RTLD_LOCAL);
-  if (handle == nullptr) {
-    // Copied first: building the error's backtrace may call dlopen, which frees this text.
-    const char* error = dlerror();
-    std::string message = error != nullptr ? error : "unknown dlopen error";
-    TVM_FFI_THROW(RuntimeError) << "Failed to load library '" << path << "': " << message;
+void WriteContextSymbols(void* handle) {
+  for (const auto& [name, value] : GlobalContextSymbols().Snapshot()) {
+    if (void** slot = static_cast<void**>(dlsym(handle, name.c_str()))) *slot = value;
   }
-  return handle;
 }
 
-void WriteContextSymbols(const LibraryModuleObj& library) {
-  for (const auto& [name, value] : GlobalContextSymbols().Snapshot()) {
-    if (void** slot = static_cast<void**>(library.Symbol(name.c_str()))) *slot = value;
+/// The module each library (dlopen handle) was loaded as, while something keeps it alive.
+/// Loading the library again returns it: its imports and the library's context stay those of
+/// the one module, and pinning it again pins nothing new.
+class LoadedModules {
+ public:
+  static LoadedModules& Global() {
+    static LoadedModules* modules = new LoadedModules();  // modules may outlive statics
+    return *modules;
   }
-}
+
+  std::optional<Module> Find(void* handle) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto found = modules_.find(handle);
+    if (found == modules_.end()) return std::nullopt;
+    ObjectPtr<ModuleObj> module = found->second.lock();
+    if (module == nullptr) return std::nullopt;
+    return Module(module);
+  }
+
+  /// Records `module` for `handle`; returns the live module another thread recorded
+  /// meanwhile instead, if any.
+  Module Add(void* handle, const Module& module) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    WeakObjectPtr<ModuleObj>& slot = modules_[handle];
+    if (ObjectPtr<ModuleObj> existing = slot.lock()) return Module(existing);
+    slot = GetObjectPtr<ModuleObj>(module.get());
+    return module;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::unordered_map<void*, WeakObjectPtr<ModuleObj>> modules_;
+};
 
 /// Reader of the little-endian u64 fields of `__tvm_ffi__library_bin`.
 class BinReader {
@@ -178,11 +236,14 @@ Module ModuleFromLibraryBin(const char* bin, const Module& library) {
 
 Module LoadLibraryModule(const String& path) {
   void* handle = OpenLibrary(std::string(path));
+  WriteContextSymbols(handle);
+  if (std::optional<Module> loaded = LoadedModules::Global().Find(handle)) return *loaded;
   ObjectPtr<LibraryModuleObj> library = make_object<LibraryModuleObj>(handle, std::string(path));
-  WriteContextSymbols(*library);
   Module library_module(library);
   const char* bin = static_cast<const char*>(library->Symbol(symbol::tvm_ffi_library_bin));
   Module root = bin != nullptr ? ModuleFromLibraryBin(bin, library_module) : library_module;
+  Module loaded = LoadedModules::Global().Add(handle, root);
+  if (!loaded.same_as(root)) return loaded;
   if (void** ctx = static_cast<void**>(library->Symbol(symbol::tvm_ffi_library_ctx))) {
     *ctx = static_cast<ModuleObj*>(library.get());
   }
@@ -190,6 +251,16 @@ Module LoadLibraryModule(const String& path) {
 }
 
 }  // namespace
+
+std::string DescribeModule(const ModuleObj* module) {
+  LiveLibraries& live = LiveLibraries::Global();
+  {
+    std::lock_guard<std::mutex> lock(live.mutex);
+    auto found = live.paths.find(module);
+    if (found != live.paths.end()) return "library '" + found->second + "'";
+  }
+  return "'" + std::string(module->kind()) + "' module";
+}
 
 void Module::VisitContextSymbols(const TypedFunction<void(String, void*)>& callback) {
   for (const auto& [name, value] : GlobalContextSymbols().Snapshot()) callback(name, value);

@@ -11,13 +11,79 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
+
+#include "module_internal.h"
 
 namespace tvm {
 namespace ffi {
 
+namespace {
+
+/// Depth-first, preorder search of `visit` through `module` (optional) and its imports, each
+/// module visited once: a module imported along several paths, or a cycle in the imports, costs
+/// nothing more. Iterative, so a long chain of imports cannot exhaust the stack. `visit` returns
+/// an optional value; the first one set is the result.
+template <typename Visit>
+auto SearchImports(ModuleObj* module, bool include_self, const Visit& visit)
+    -> decltype(visit(module)) {
+  std::vector<Module> pending{GetRef<Module>(module)};
+  std::unordered_set<const ModuleObj*> seen{module};
+  while (!pending.empty()) {
+    Module current = std::move(pending.back());
+    pending.pop_back();
+    if (current.get() != module || include_self) {
+      if (auto found = visit(current.get())) return found;
+    }
+    const Array<Any>& imports = current->imports();
+    for (auto it = imports.rbegin(); it != imports.rend(); ++it) {
+      Module imported = (*it).cast<Module>();
+      if (seen.insert(imported.get()).second) pending.push_back(std::move(imported));
+    }
+  }
+  return std::nullopt;
+}
+
+/// The import chain from `from` down to `to` ("a -> b -> c"), or "" when `to` is not
+/// reachable through the imports of `from`.
+std::string ImportPath(const ModuleObj* from, const ModuleObj* to) {
+  std::unordered_map<const ModuleObj*, const ModuleObj*> parent{{from, nullptr}};
+  std::vector<const ModuleObj*> pending{from};
+  while (!pending.empty() && parent.count(to) == 0) {
+    const ModuleObj* current = pending.back();
+    pending.pop_back();
+    for (const Any& item : current->imports()) {
+      const ModuleObj* imported = item.cast<Module>().get();  // kept alive by `imports`
+      if (parent.emplace(imported, current).second) pending.push_back(imported);
+    }
+  }
+  if (parent.count(to) == 0) return "";
+  std::vector<const ModuleObj*> chain;
+  for (const ModuleObj* at = to; at != nullptr; at = parent[at]) chain.push_back(at);
+  std::string text;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    text += (text.empty() ? "" : " -> ") + DescribeModule(*it);
+  }
+  return text;
+}
+
+}  // namespace
+
 void ModuleObj::ImportModule(const Module& other) {
+  if (other.get() == this) {
+    TVM_FFI_THROW(RuntimeError) << "Cyclic dependency detected during import: cannot import "
+                                << DescribeModule(this) << " into itself";
+  }
+  std::string path_back = ImportPath(other.get(), this);
+  if (!path_back.empty()) {
+    TVM_FFI_THROW(RuntimeError) << "Cyclic dependency detected during import: importing "
+                                << DescribeModule(other.get()) << " into " << DescribeModule(this)
+                                << " would make the cycle " << DescribeModule(this) << " -> "
+                                << path_back;
+  }
   imports_.push_back(other);
   import_lookup_cache_ = Map<String, Function>();
 }
@@ -27,48 +93,29 @@ void ModuleObj::ClearImports() {
   import_lookup_cache_ = Map<String, Function>();
 }
 
-namespace {
-
-/// Depth-first search of `visit` through `module` (optional) and its imports.
-template <typename T, typename Visit>
-Optional<T> SearchImports(ModuleObj* module, bool include_self, const Visit& visit) {
-  if (include_self) {
-    if (Optional<T> found = visit(module)) return found;
-  }
-  for (const Any& item : module->imports()) {
-    Module imported = item.cast<Module>();
-    if (Optional<T> found = SearchImports<T>(imported.get(), true, visit)) return found;
-  }
-  return std::nullopt;
-}
-
-}  // namespace
-
 Optional<Function> ModuleObj::GetFunction(const String& name, bool query_imports) {
   if (!query_imports) return GetFunction(name);
-  return SearchImports<Function>(this, true,
-                                 [&](ModuleObj* module) { return module->GetFunction(name); });
+  return SearchImports(this, true, [&](ModuleObj* module) { return module->GetFunction(name); });
 }
 
 bool ModuleObj::ImplementsFunction(const String& name, bool query_imports) {
-  if (ImplementsFunction(name)) return true;
-  if (!query_imports) return false;
-  for (const Any& item : imports_) {
-    if (item.cast<Module>()->ImplementsFunction(name, true)) return true;
-  }
-  return false;
+  if (!query_imports) return ImplementsFunction(name);
+  auto implements = [&](ModuleObj* module) -> std::optional<bool> {
+    if (module->ImplementsFunction(name)) return true;
+    return std::nullopt;
+  };
+  return SearchImports(this, true, implements).has_value();
 }
 
 Optional<String> ModuleObj::GetFunctionDoc(const String& name, bool query_imports) {
   if (!query_imports) return GetFunctionDoc(name);
-  return SearchImports<String>(this, true,
-                               [&](ModuleObj* module) { return module->GetFunctionDoc(name); });
+  return SearchImports(this, true, [&](ModuleObj* module) { return module->GetFunctionDoc(name); });
 }
 
 Optional<String> ModuleObj::GetFunctionMetadata(const String& name, bool query_imports) {
   if (!query_imports) return GetFunctionMetadata(name);
-  return SearchImports<String>(
-      this, true, [&](ModuleObj* module) { return module->GetFunctionMetadata(name); });
+  return SearchImports(this, true,
+                       [&](ModuleObj* module) { return module->GetFunctionMetadata(name); });
 }
 
 /// The runtime's access to a module's import lookup cache.
@@ -77,8 +124,8 @@ struct ModuleObj::InternalUnsafe {
   static Optional<Function> LookupInImportsCached(ModuleObj* module, const String& name) {
     auto cached = module->import_lookup_cache_.find(name);
     if (cached != module->import_lookup_cache_.end()) return (*cached).second;
-    Optional<Function> found = SearchImports<Function>(
-        module, false, [&](ModuleObj* item) { return item->GetFunction(name); });
+    Optional<Function> found =
+        SearchImports(module, false, [&](ModuleObj* item) { return item->GetFunction(name); });
     if (!found.has_value()) {
       if (std::optional<Function> global = Function::GetGlobal(std::string(name))) found = *global;
     }
@@ -113,6 +160,9 @@ struct PinnedModules {
 
   void Add(Module module) {
     std::lock_guard<std::mutex> lock(mutex);
+    for (const Module& pinned : modules) {
+      if (pinned.same_as(module)) return;  // loading a library again returns its module
+    }
     modules.push_back(std::move(module));
   }
   void Remove(const Module& module) {

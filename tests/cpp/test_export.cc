@@ -49,6 +49,12 @@ int CallExport(TVMFFISafeCallType fn, const TVMFFIAny* args, int32_t n, Any* out
 
 Error TakeRaised() { return tvm::ffi::details::MoveFromSafeCallRaised(); }
 
+TEST(ExportTypedFunc, LibraryRecordsTheAbiVersionOfItsHeaders) {
+  EXPECT_EQ(__tvm_ffi__abi_version.major, static_cast<uint32_t>(TVM_FFI_VERSION_MAJOR));
+  EXPECT_EQ(__tvm_ffi__abi_version.minor, static_cast<uint32_t>(TVM_FFI_VERSION_MINOR));
+  EXPECT_EQ(__tvm_ffi__abi_version.patch, static_cast<uint32_t>(TVM_FFI_VERSION_PATCH));
+}
+
 TEST(ExportTypedFunc, CorrectResult) {
   TVMFFIAny args[2] = {AnyView(40).CopyToTVMFFIAny(), AnyView(2).CopyToTVMFFIAny()};
   Any out;

@@ -136,6 +136,50 @@ TEST(Module, SystemLibraryUsesThePrefixThenTheBareName) {
   EXPECT_FALSE(bare->GetFunction("add_one").has_value());
 }
 
+TEST(Module, ImportCyclesAreRefused) {
+  Module first = MakeTripleModule();
+  Module second = MakeTripleModule();
+  EXPECT_NE(ErrorText([&] { first->ImportModule(first); })
+                .find("Cyclic dependency detected during import: cannot import 'triple' module "
+                      "into itself"),
+            std::string::npos);
+  first->ImportModule(second);
+  EXPECT_NE(ErrorText([&] { second->ImportModule(first); })
+                .find("would make the cycle 'triple' module -> 'triple' module -> 'triple' "
+                      "module"),
+            std::string::npos);
+  EXPECT_EQ(second->imports().size(), 0u);
+  EXPECT_TRUE(first->GetFunction("triple", true).has_value());
+  EXPECT_FALSE(first->GetFunction("missing", true).has_value());
+}
+
+TEST(Module, SharedImportsAreSearchedOnce) {
+  Module top = MakeTripleModule();
+  Module left = MakeTripleModule();
+  Module right = MakeTripleModule();
+  Module bottom = TestingLibrary();
+  left->ImportModule(bottom);
+  right->ImportModule(bottom);
+  top->ImportModule(left);
+  top->ImportModule(right);  // bottom twice in the tree: no cycle
+  EXPECT_TRUE(top->ImplementsFunction("testing_dll_schema_id_int", true));
+  EXPECT_FALSE(top->ImplementsFunction("missing", true));
+}
+
+TEST(Module, LongImportChainsDoNotExhaustTheStack) {
+  std::vector<Module> chain{MakeTripleModule()};
+  for (int i = 0; i < 200000; ++i) {
+    chain.push_back(MakeTripleModule());
+    chain[chain.size() - 2]->ImportModule(chain.back());
+  }
+  EXPECT_FALSE(chain.front()->GetFunction("missing", true).has_value());
+  EXPECT_FALSE(chain.front()->GetFunctionDoc("missing", true).has_value());
+  // Released from the front: releasing the head alone would free the chain recursively.
+  for (Module& module : chain) {
+    Module released = std::move(module);
+  }
+}
+
 TEST(Module, LayoutMatchesTheAbi) {
   Module mod(tvm::ffi::make_object<TripleModuleObj>());
   const char* start = reinterpret_cast<const char*>(mod.get());

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import sys
+import tracemalloc
 import weakref
 from typing import Callable
 
@@ -131,3 +132,28 @@ def classes_alive_after(use: Callable[[object], object], count: int = 2500) -> i
 def test_per_class_caches_do_not_keep_every_class_alive(use: Callable[[object], object]) -> None:
     # The caches keep at most 1024 classes (and the last one used); 2500 were made.
     assert classes_alive_after(use) <= 1025
+
+
+def test_native_frame_code_cache_is_bounded() -> None:
+    # Each distinct (file, function) of a native frame gets a code object (about 2 KB); generated
+    # code can name functions without end, so the cache keeps only the most recently used.
+    def raise_with_frames(start: int) -> None:
+        lines = range(start, start + 500)
+        frames = "".join(f'  File "/jit/kernels.cc", line {i}, in kernel_{i}\n' for i in lines)
+        with pytest.raises(ValueError):
+            raise tvm_ffi.error.Error("ValueError", "generated", frames).py_error()
+
+    # One file: tracemalloc itself keeps every file name it sees in a traced frame.
+    tracemalloc.start()  # before the cache fills: its entries are all traced when it is full
+    try:
+        for start in range(0, 2000, 500):
+            raise_with_frames(start)
+        gc.collect()
+        before = tracemalloc.get_traced_memory()[0]
+        for start in range(2000, 12000, 500):
+            raise_with_frames(start)
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert grown < 256 * 1024, f"10,000 new native frames kept {grown} bytes"

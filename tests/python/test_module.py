@@ -5,43 +5,40 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from library_build import SRC, compile_library
 
 import tvm_ffi
 from tvm_ffi import libinfo
 
-SRC = Path(__file__).with_name("module_src")
-
-
-def _config(script: str, *flags: str) -> list[str]:
-    out = subprocess.run([script, *flags], capture_output=True, text=True, check=True).stdout
-    return out.split()
-
-
-def _compile(script: str, source: Path, output: Path, c: bool = False) -> Path:
-    """Build as a user would: ``g++ -shared -fPIC $(tvm-ffi-config --cxxflags) ...``."""
-    compiler = shutil.which("gcc" if c else "g++")
-    if compiler is None:
-        pytest.skip("no C/C++ compiler on PATH")
-    flags = _config(script, "--cflags" if c else "--cxxflags")
-    link = _config(script, "--ldflags", "--libs")
-    cmd = [compiler, "-shared", "-fPIC", "-O1", *flags, str(source), "-o", str(output), *link]
-    subprocess.run(cmd, check=True, capture_output=True, text=True)
-    return output
+USER_SOURCES = [SRC / "user_lib.cc", SRC / "user_lib_part2.cc"]
+use_count = tvm_ffi.get_global_func("testing.object_use_count")
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory, config_script: str) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("module_libs")
     return {
-        "user": _compile(config_script, SRC / "user_lib.cc", out / "user_lib.so"),
-        "generated": _compile(config_script, SRC / "generated_c_lib.c", out / "gen.so", c=True),
-        "no_exports": _compile(config_script, SRC / "no_exports_lib.c", out / "plain.so", c=True),
+        # Two translation units, both using the export macros.
+        "user": compile_library(config_script, USER_SOURCES, out / "user_lib.so"),
+        "generated": compile_library(
+            config_script, [SRC / "generated_c_lib.c"], out / "gen.so", c=True
+        ),
+        "no_exports": compile_library(
+            config_script, [SRC / "no_exports_lib.c"], out / "plain.so", c=True
+        ),
     }
+
+
+def private_module(library: Path, tmp_path: Path) -> tvm_ffi.Module:
+    """An unpinned module of a private copy of ``library``: another library to the loader, so
+    no other test shares the module, its imports or its lifetime."""
+    copy = shutil.copy(library, tmp_path / f"private_{library.name}")
+    return tvm_ffi.load_module(copy, keep_module_alive=False)
 
 
 @pytest.fixture(scope="module")
@@ -101,9 +98,9 @@ def test_missing_function_errors(testing_module: tvm_ffi.Module) -> None:
         testing_module()
 
 
-def test_imports_are_searched_on_request(built: dict[str, Path]) -> None:
-    outer = tvm_ffi.load_module(built["generated"], keep_module_alive=False)
-    inner = tvm_ffi.load_module(built["user"], keep_module_alive=False)
+def test_imports_are_searched_on_request(built: dict[str, Path], tmp_path: Path) -> None:
+    outer = private_module(built["generated"], tmp_path)
+    inner = private_module(built["user"], tmp_path)
     outer.import_module(inner)
     assert [m.same_as(inner) for m in outer.imports] == [True]
     assert not outer.implements_function("scale")
@@ -113,6 +110,61 @@ def test_imports_are_searched_on_request(built: dict[str, Path]) -> None:
         outer.get_function("scale")
     outer.clear_imports()
     assert len(outer.imports) == 0
+
+
+def test_import_cycles_are_refused(built: dict[str, Path], tmp_path: Path) -> None:
+    first = private_module(built["generated"], tmp_path)
+    second = private_module(built["user"], tmp_path)
+    first_name, second_name = (
+        f"library '{tmp_path}/private_{name}'" for name in ("gen.so", "user_lib.so")
+    )
+    with pytest.raises(RuntimeError, match=re.escape(f"{first_name} into itself")):
+        first.import_module(first)
+    first.import_module(second)
+    cycle = f"{second_name} -> {first_name} -> {second_name}"
+    with pytest.raises(RuntimeError, match=re.escape(f"would make the cycle {cycle}")):
+        second.import_module(first)
+    assert len(first.imports) == 1
+    assert len(second.imports) == 0
+    # Lookups through the imports still end.
+    assert first.get_function("scale", query_imports=True)(2, 2.0) == 4
+    assert not second.implements_function("add", query_imports=True)
+
+
+def test_shared_imports_are_not_cycles(built: dict[str, Path], tmp_path: Path) -> None:
+    # top -> left -> bottom and top -> right -> bottom: bottom is imported twice, no cycle.
+    top = private_module(built["no_exports"], tmp_path)
+    left = private_module(shutil.copy(built["no_exports"], tmp_path / "left.so"), tmp_path)
+    right = private_module(built["generated"], tmp_path)
+    bottom = private_module(built["user"], tmp_path)
+    left.import_module(bottom)
+    right.import_module(bottom)
+    top.import_module(left)
+    top.import_module(right)
+    assert top.get_function("add", query_imports=True)(1, 2) == 3  # right's, after left's tree
+    assert top.get_function("scale", query_imports=True)(3, 2.0) == 6
+    assert top.get_function_doc("nothing", query_imports=True) is None
+
+
+def test_library_of_two_files_records_its_abi_version_once(built: dict[str, Path]) -> None:
+    mod = tvm_ffi.load_module(built["user"])
+    assert mod.scale(2, 2.0) == 4
+    assert mod.offset(40, 2) == 42  # exported by the second file
+    library = ctypes.CDLL(str(built["user"]))
+    recorded = (ctypes.c_uint32 * 3).in_dll(library, "__tvm_ffi__abi_version")
+    version = tvm_ffi.__version__.split(".")
+    assert list(recorded) == [int(version[0]), int(version[1]), int(version[2])]
+    # The data symbols of the __tvm_ffi_ namespace are no functions.
+    assert not mod.implements_function("_abi_version")
+    with pytest.raises(AttributeError):
+        mod.get_function("_abi_version")
+
+
+def test_data_symbols_are_not_functions(built: dict[str, Path]) -> None:
+    mod = tvm_ffi.load_module(built["generated"])
+    assert not mod.implements_function("_library_ctx")
+    with pytest.raises(AttributeError, match="Module has no function '_library_ctx'"):
+        mod.get_function("_library_ctx")
 
 
 def test_system_lib() -> None:
@@ -160,8 +212,9 @@ def test_context_symbols_are_written_at_load(built: dict[str, Path]) -> None:
         assert register(b"tvm_ffi_test_context_value", None) == 0
 
 
-def test_objects_outlive_their_module(built: dict[str, Path]) -> None:
-    mod = tvm_ffi.load_module(built["user"], keep_module_alive=False)
+def test_objects_outlive_their_module(built: dict[str, Path], tmp_path: Path) -> None:
+    mod = private_module(built["user"], tmp_path)
+    assert use_count(mod) == 1  # so that the module dies with `del mod`
     scale = mod.scale
     adder = mod.make_adder(1)
     greeting = mod.greet("a long enough name")
@@ -174,9 +227,10 @@ def test_objects_outlive_their_module(built: dict[str, Path]) -> None:
     gc.collect()
 
 
-def test_tensors_outlive_their_module(built: dict[str, Path]) -> None:
+def test_tensors_outlive_their_module(built: dict[str, Path], tmp_path: Path) -> None:
     np = pytest.importorskip("numpy")
-    mod = tvm_ffi.load_module(built["user"], keep_module_alive=False)
+    mod = private_module(built["user"], tmp_path)
+    assert use_count(mod) == 1  # so that the module dies with `del mod`
     tensor = mod.make_range(5)
     del mod
     gc.collect()

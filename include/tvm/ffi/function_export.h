@@ -13,6 +13,15 @@
 #define TVM_FFI_DLL_EXPORT_INCLUDE_METADATA 0
 #endif
 
+#ifndef _WIN32
+/// The ABI version of the headers a library was compiled with, read by the loader
+/// (Module::LoadFromFile, tvm_ffi.load_module) before it runs any of the library's code: it
+/// refuses a library whose version the runtime cannot serve. Weak, so that one definition
+/// remains however many files of the library include this header.
+extern "C" TVM_FFI_DLL_EXPORT TVM_FFI_WEAK const TVMFFIVersion __tvm_ffi__abi_version = {
+    TVM_FFI_VERSION_MAJOR, TVM_FFI_VERSION_MINOR, TVM_FFI_VERSION_PATCH};
+#endif
+
 namespace tvm {
 namespace ffi {
 namespace details {

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # error.pxi: Error objects and the two-way conversion between FFI errors and Python exceptions.
 import builtins
+import collections
 import threading
 import types
 
@@ -133,7 +134,10 @@ cdef int raise_ffi_error(int ret) except -1:
 # ------------------------------------------------------------------------------------------
 # Native frames in Python tracebacks
 # ------------------------------------------------------------------------------------------
-cdef dict _SYNTHETIC_CODE = {}
+# The code objects of synthetic frames, by (file, function), least recently used first. Bounded:
+# generated or JIT-compiled native code can name new functions without end (~2 KB each).
+cdef object _SYNTHETIC_CODE = collections.OrderedDict()
+cdef Py_ssize_t _SYNTHETIC_CODE_LIMIT = 1024
 cdef dict _SYNTHETIC_GLOBALS = {"__tvm_ffi_synthetic__": True}
 
 
@@ -160,20 +164,36 @@ def _parse_backtrace(text):
     return frames
 
 
-cdef object _synthetic_frame(str filename, int lineno, str func):
-    """A finished frame object that reports the given file, line and function."""
+cdef object _synthetic_code(str filename, str func):
+    """The cached code object raising _SyntheticFrameMarker as ``func`` in ``filename``."""
     key = (filename, func)
     code = _SYNTHETIC_CODE.get(key)
-    if code is None:
-        code = compile("raise _SyntheticFrameMarker()", filename, "exec")
-        if hasattr(code, "co_positions"):  # 3.11+: no columns, so no carets under native lines
-            from ._linetable import without_columns
+    if code is not None:
+        try:
+            _SYNTHETIC_CODE.move_to_end(key)  # now the most recently used; allocates nothing
+        except KeyError:  # evicted by another thread meanwhile
+            pass
+        return code
+    code = compile("raise _SyntheticFrameMarker()", filename, "exec")
+    if hasattr(code, "co_positions"):  # 3.11+: no columns, so no carets under native lines
+        from ._linetable import without_columns
 
-            code = code.replace(co_linetable=without_columns(code.co_linetable))
-        code = code.replace(co_name=func)
-        if hasattr(code, "co_qualname"):
-            code = code.replace(co_qualname=func)
-        _SYNTHETIC_CODE[key] = code
+        code = code.replace(co_linetable=without_columns(code.co_linetable))
+    code = code.replace(co_name=func)
+    if hasattr(code, "co_qualname"):
+        code = code.replace(co_qualname=func)
+    _SYNTHETIC_CODE[key] = code
+    while len(_SYNTHETIC_CODE) > _SYNTHETIC_CODE_LIMIT:
+        try:
+            _SYNTHETIC_CODE.popitem(last=False)
+        except KeyError:  # emptied by another thread meanwhile
+            break
+    return code
+
+
+cdef object _synthetic_frame(str filename, int lineno, str func):
+    """A finished frame object that reports the given file, line and function."""
+    code = _synthetic_code(filename, func)
     code = code.replace(co_firstlineno=max(lineno, 0))  # 0: a native frame without line info
     scope = dict(_SYNTHETIC_GLOBALS)
     scope["_SyntheticFrameMarker"] = _SyntheticFrameMarker

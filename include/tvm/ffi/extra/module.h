@@ -121,6 +121,8 @@ constexpr const char* tvm_ffi_main = "__tvm_ffi_main";
 constexpr const char* tvm_ffi_library_ctx = "__tvm_ffi__library_ctx";
 /// Embedded description of a composite module.
 constexpr const char* tvm_ffi_library_bin = "__tvm_ffi__library_bin";
+/// The TVMFFIVersion of the headers a library was built with (see function_export.h).
+constexpr const char* tvm_ffi_abi_version = "__tvm_ffi__abi_version";
 /// Prefix of the metadata functions: `__tvm_ffi__metadata_<name>`.
 constexpr const char* tvm_ffi_metadata_prefix = "__tvm_ffi__metadata_";
 /// Prefix of the docstring functions: `__tvm_ffi__doc_<name>`.
