@@ -33,11 +33,12 @@ _WRITE_FORMATS = _func("ffi.ModuleGetWriteFormats")
 _WRITE_TO_FILE = _func("ffi.ModuleWriteToFile")
 
 
-@register_error("ImportError")
+@register_error
 class LibraryImportError(ImportError, RuntimeError):
     """A library that cannot run on this runtime: it was built against an incompatible ABI.
 
-    Also a RuntimeError, as every other failure of :func:`load_module` is.
+    The native error kind is ``LibraryImportError``. Also a RuntimeError, as every other failure
+    of :func:`load_module` is.
     """
 
 

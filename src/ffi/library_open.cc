@@ -29,17 +29,16 @@ std::string AbiSeries(const TVMFFIVersion& version) {
   return std::to_string(version.major) + ".x";
 }
 
-/// Throws ImportError unless a library built against ABI `built` can run on this runtime: the
+/// Throws LibraryImportError unless a library built against ABI `built` can run here: the
 /// major versions must match, and in 0.X the minor ones too (README, "ABI and versioning").
 void CheckAbiVersion(const std::string& path, const TVMFFIVersion& built) {
   TVMFFIVersion runtime{TVM_FFI_VERSION_MAJOR, TVM_FFI_VERSION_MINOR, TVM_FFI_VERSION_PATCH};
   if (built.major == runtime.major && (runtime.major != 0 || built.minor == runtime.minor)) return;
-  TVM_FFI_THROW(ImportError) << "Failed to load library '" << path
-                             << "': it was built against tvm-ffi ABI " << VersionText(built)
-                             << ", this runtime is " << VersionText(runtime) << " (ABI "
-                             << AbiSeries(runtime) << "); rebuild the library with tvm-ffi "
-                             << AbiSeries(runtime) << " headers, or load it with a tvm-ffi "
-                             << AbiSeries(built) << " runtime";
+  TVM_FFI_THROW(LibraryImportError)
+      << "Failed to load library '" << path << "': it was built against tvm-ffi ABI "
+      << VersionText(built) << ", this runtime is " << VersionText(runtime) << " (ABI "
+      << AbiSeries(runtime) << "); rebuild the library with tvm-ffi " << AbiSeries(runtime)
+      << " headers, or load it with a tvm-ffi " << AbiSeries(built) << " runtime";
 }
 
 [[noreturn]] void ThrowLoadError(const std::string& path, const std::string& problem) {

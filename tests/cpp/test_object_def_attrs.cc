@@ -119,8 +119,9 @@ TEST(ObjectDefAttrs, ShallowCopyMakesDistinctObjectWithSameFields) {
 TEST(ObjectDefAttrs, ShallowCopyRejectsNoneAndOtherTypes) {
   Function copy = TypeAttrFunction("test.objdef.Point", refl::type_attr::kShallowCopy);
   EXPECT_EQ(ErrorText([&] { copy(nullptr); }),
-            "TypeError: test.objdef.Point.__ffi_shallow_copy__(): expected a `test.objdef.Point` "
-            "object but got None");
+            "TypeError: Mismatched type on argument #0 when calling: "
+            "`test.objdef.Point.__ffi_shallow_copy__(0: test.objdef.Point) -> ffi.Object`. "
+            "Expected `test.objdef.Point` but got `None`");
   EXPECT_NE(ErrorText([&] { copy(Array<Any>({1})); }).find("TypeError: "), std::string::npos);
   EXPECT_NE(ErrorText([&] { copy(); }).find("TypeError: "), std::string::npos);
 }

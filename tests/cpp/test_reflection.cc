@@ -271,13 +271,12 @@ TEST(ObjectDef, MethodErrorsCarryQualifiedName) {
             "test.refl.Point) -> int`. Expected `test.refl.Point` but got `int`");
 }
 
-TEST(ObjectDef, MethodOnNoneIsValueError) {
+TEST(ObjectDef, MethodOnNoneIsTypeError) {
   Error norm = CatchError([] { refl::GetMethod("test.refl.Point", "norm1")(nullptr); });
   Error scale = CatchError([] { refl::GetMethod("test.refl.Point", "scale")(nullptr, 2); });
   for (const Error& err : {norm, scale}) {
-    EXPECT_EQ(err.kind(), "ValueError");
-    EXPECT_NE(err.message().find("a method of test.refl.Point was called on None"),
-              std::string::npos)
+    EXPECT_EQ(err.kind(), "TypeError");
+    EXPECT_NE(err.message().find("Expected `test.refl.Point` but got `None`"), std::string::npos)
         << err.message();
   }
 }

@@ -184,9 +184,11 @@ def test_mapping_lookup_of_huge_int_is_missing_key(make, key: int) -> None:
     assert mapping.get(key, "default") == "default"
 
 
-def test_dict_cannot_store_a_huge_int_key() -> None:
-    with pytest.raises(OverflowError):
-        Dict()[2**63] = 1
+def test_dict_stores_a_huge_int_key_as_a_big_int() -> None:
+    d = Dict()
+    d[2**63] = 1
+    assert d[2**63] == 1 and 2**63 in d and -(2**63) - 1 not in d
+    assert list(d.keys()) == [2**63]
 
 
 # Undefined behaviour found by UBSan

@@ -98,11 +98,11 @@ def test_move_handle_from_steals_handle() -> None:
     assert use_count(target) == 1
 
 
-def test_method_of_moved_out_object_is_value_error() -> None:
+def test_method_of_moved_out_object_is_refused() -> None:
     obj = tvm_ffi.get_global_func("testing.make_unregistered_object")()
     assert obj.get_v1_plus_one() == 42
     echo(obj._move())
-    with pytest.raises(ValueError, match="called on None"):
+    with pytest.raises(TypeError, match="but got `None`"):
         obj.get_v1_plus_one()
     with pytest.raises(ValueError, match="NULL object"):
         _ = obj.v1

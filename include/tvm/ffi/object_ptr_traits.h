@@ -13,8 +13,10 @@
 namespace tvm {
 namespace ffi {
 
-/// Raw pointers to objects travel as the object (a null pointer as None). They borrow: a value
-/// cast to `const T*` stays alive only while the cell it came from does.
+/// Raw pointers to objects travel as the object (a null pointer is sent as None). They borrow: a
+/// value cast to `const T*` stays alive only while the cell it came from does. None does not
+/// cast to a raw pointer (as in Apache's headers): a function taking `const T*` never receives
+/// nullptr from a caller; one that accepts None takes `Optional<TRef>`.
 template <typename TPtr>
 struct TypeTraits<TPtr, std::enable_if_t<std::is_pointer_v<TPtr> &&
                                          std::is_base_of_v<Object, std::remove_pointer_t<TPtr>>>>
@@ -42,12 +44,10 @@ struct TypeTraits<TPtr, std::enable_if_t<std::is_pointer_v<TPtr> &&
     if (src != nullptr) details::ObjectUnsafe::IncRefObjectHandle(result->v_obj);
   }
   static bool CheckAnyStrict(const TVMFFIAny* src) {
-    if (src->type_index == TypeIndex::kTVMFFINone) return true;
     return src->type_index >= TypeIndex::kTVMFFIStaticObjectBegin &&
            details::IsObjectInstance<ObjType>(src->type_index);
   }
   static TPtr CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
-    if (src->type_index == TypeIndex::kTVMFFINone) return nullptr;
     return static_cast<TPtr>(details::ObjectUnsafe::FromHandle(src->v_obj));
   }
   /// Borrowing: the cell keeps its reference.

@@ -48,13 +48,6 @@ static const TestVisitHookObj* AsVisitHook(AnyView value) {
 }
 
 static Optional<VisitInterrupt> VisitHookChildren(StructuralVisitorObj* visitor, AnyView value) {
-  // A raw object pointer parameter takes None as nullptr; Apache rejects it with this message.
-  if (visitor == nullptr) {
-    TVM_FFI_THROW(TypeError)
-        << "Mismatched type on argument #0 when calling: `(0: "
-           "ffi.StructuralVisitor, 1: AnyView) -> Optional<ffi.VisitInterrupt>`"
-           ". Expected `ffi.StructuralVisitor` but got `None`";
-  }
   const TestVisitHookObj* self = AsVisitHook(value);
   Optional<VisitInterrupt> stop = visitor->WithDefRegionKind(
       kTVMFFIDefRegionKindSimple, [&]() { return visitor->Visit(self->child); });

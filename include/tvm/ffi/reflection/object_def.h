@@ -88,25 +88,14 @@ constexpr TVMFFIObjectCreator CreatorOf() {
   }
 }
 
-/// Fails with ValueError when a method's self arrived as None (a null object).
-template <typename Class>
-void CheckMethodSelf(const Class* self) {
-  if (self == nullptr) {
-    TVM_FFI_THROW(ValueError) << "a method of " << Class::_type_key
-                              << " was called on None (a null object)";
-  }
-}
-
-/// Wraps a const member function: self (`const Class*`, or the reference) comes first.
+/// Wraps a const member function: self (`const Class*`, or the reference) comes first. Self is
+/// never null: None does not convert to an object pointer.
 template <typename Class, typename R, typename C, typename... A>
 auto WrapMember(R (C::*f)(A...) const) {
   if constexpr (std::is_base_of_v<ObjectRef, C>) {
     return [f](C self, A... args) -> R { return (self.*f)(std::forward<A>(args)...); };
   } else {
-    return [f](const Class* self, A... args) -> R {
-      CheckMethodSelf(self);
-      return (self->*f)(std::forward<A>(args)...);
-    };
+    return [f](const Class* self, A... args) -> R { return (self->*f)(std::forward<A>(args)...); };
   }
 }
 
@@ -115,13 +104,9 @@ template <typename Class, typename R, typename C, typename... A>
 auto WrapMember(R (C::*f)(A...)) {
   static_assert(!std::is_base_of_v<ObjectRef, C>, "ObjectDef::def: use a const reference method");
   if constexpr (Class::_type_mutable) {
-    return [f](Class* self, A... args) -> R {
-      CheckMethodSelf<Class>(self);
-      return (self->*f)(std::forward<A>(args)...);
-    };
+    return [f](Class* self, A... args) -> R { return (self->*f)(std::forward<A>(args)...); };
   } else {
     return [f](const Class* self, A... args) -> R {
-      CheckMethodSelf(self);
       return (const_cast<Class*>(self)->*f)(std::forward<A>(args)...);
     };
   }
@@ -326,16 +311,10 @@ class ObjectDef {
     }
   }
 
-  /// `__ffi_shallow_copy__`: a new object copy-constructed from self (None is a TypeError).
+  /// `__ffi_shallow_copy__`: a new object copy-constructed from self.
   Function MakeShallowCopyFunction() const {
     std::string name = type_key_ + "." + type_attr::kShallowCopy;
-    auto copy = [name](const Class* self) -> ObjectRef {
-      if (self == nullptr) {
-        TVM_FFI_THROW(TypeError) << name << "(): expected a `" << Class::_type_key
-                                 << "` object but got None";
-      }
-      return ObjectRef(make_object<Class>(*self));
-    };
+    auto copy = [](const Class* self) -> ObjectRef { return ObjectRef(make_object<Class>(*self)); };
     return Function::FromTyped(std::move(copy), name);
   }
 
