@@ -4,6 +4,10 @@ Sizes no machine has make malloc fail, as it does under ASan with allocator_may_
 
 from __future__ import annotations
 
+import pytest
+
+import tvm_ffi
+
 # The object allocator of TVMFFIGetCustomAllocator (used by libraries built with 0.1.13
 # headers) printed a message and aborted. Run in a child interpreter, as that killed it.
 BUILTIN_ALLOCATOR = r"""
@@ -43,3 +47,9 @@ def test_builtin_object_allocator_raises_instead_of_aborting(run_python) -> None
         "None MemoryError object allocator: out of memory",
         "None ValueError object allocator: alignment above 16 bytes is not supported",
     ]
+
+
+def test_tensor_allocation_too_large_for_memory_is_memory_error() -> None:
+    empty = tvm_ffi.get_global_func("testing.tensor_empty_cpu")
+    with pytest.raises(MemoryError, match=r"cannot allocate \d+ bytes"):
+        empty((2**30, 2**20), "float32")  # 4 PiB: in int64, beyond any machine

@@ -32,7 +32,10 @@ struct AlignedCPUAlloc {
     size_t bytes = GetDataSize(*tensor);
     size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
     tensor->data = std::aligned_alloc(kAlignment, rounded == 0 ? kAlignment : rounded);
-    if (tensor->data == nullptr) TVM_FFI_THROW(RuntimeError) << "out of memory";
+    if (tensor->data == nullptr) {
+      TVM_FFI_THROW(MemoryError) << "testing.tensor_empty_cpu(): cannot allocate " << rounded
+                                 << " bytes";
+    }
     std::memset(tensor->data, 0, bytes);
   }
   void FreeData(DLTensor* tensor) { std::free(tensor->data); }
