@@ -7,7 +7,7 @@ set -euo pipefail
 APT_PACKAGES=(libgtest-dev libdw-dev binutils ccache)
 # Formatters are pinned so that lint gives the same verdict on every machine.
 PY_PACKAGES=(
-  pytest hypothesis numpy "torch==2.13.0" ml_dtypes "ruff==0.17.6" "clang-format==23.1.5"
+  pytest pytest-xdist hypothesis numpy "torch==2.13.0" ml_dtypes "ruff==0.17.6" "clang-format==23.1.5"
   "cython-lint==0.22.1" "scikit-build-core>=0.10" "cython>=3.0" "cython-cmake>=0.2" ninja cmake
 )
 

@@ -43,8 +43,8 @@ run_suite_with_wheel() {
   version="$("${python}" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
   echo "tests on Python ${version} with ${wheel##*/}"
   # numpy 2.5 exports ml_dtypes arrays through DLPack; the refusal tests assume numpy < 2.5.
-  make_venv "${python}" "${work}/venv-${version}" pytest hypothesis "numpy<2.5" ml_dtypes \
-    "${wheel}"
+  make_venv "${python}" "${work}/venv-${version}" pytest pytest-xdist hypothesis "numpy<2.5" \
+    ml_dtypes "${wheel}"
   (cd "${work}" && "venv-${version}/bin/python" -m pytest -q -p no:cacheprovider \
-    "${NATIVE_ONLY_TESTS[@]}" "${OLDPWD}/tests/python")
+    -n "${JOBS:-2}" "${NATIVE_ONLY_TESTS[@]}" "${OLDPWD}/tests/python")
 }

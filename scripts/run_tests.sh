@@ -54,7 +54,7 @@ step "pip install ."
 python3 -m pip install .
 
 step "Python tests"
-python3 -m pytest tests/python --durations=25
+python3 -m pytest tests/python -n "${JOBS}" --durations=25
 
 step "Python tests under ASan+UBSan"
 bash scripts/check_python_sanitized.sh address

@@ -136,6 +136,7 @@ def test_writable_sources_stay_writable() -> None:
 # ------------------------------------------------------------------------------------------
 STORAGE_SCRIPT = """
 import gc, sys, numpy as np, torch, tvm_ffi
+torch.set_num_threads(1)  # torch's own worker threads are not what this tests (nor under TSan)
 echo = tvm_ffi.get_global_func("testing.echo")
 apply = tvm_ffi.get_global_func("testing.apply")
 keep = tvm_ffi.get_global_func("testing.make_array_with_tensor")
