@@ -15,6 +15,13 @@
 namespace tvm {
 namespace ffi {
 
+#if defined(__GNUC__) || defined(__clang__)
+/// Turns off UBSan's dynamic-type check of casts in a function (see StorageOf).
+#define TVM_FFI_NO_SANITIZE_VPTR __attribute__((no_sanitize("vptr")))
+#else
+#define TVM_FFI_NO_SANITIZE_VPTR
+#endif
+
 /// The deleter type stored in every object header.
 using FObjectDeleter = void (*)(void* obj, int flags);
 
@@ -96,9 +103,15 @@ class SimpleObjAllocator : public ObjAllocatorBase<SimpleObjAllocator> {
 
    private:
     static void Deleter_(void* handle, int flags) {
-      T* tptr = static_cast<T*>(ObjectUnsafe::FromHandle(handle));
-      if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) tptr->T::~T();
-      if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) FreeStorage(static_cast<void*>(tptr));
+      if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) {
+        static_cast<T*>(ObjectUnsafe::FromHandle(handle))->T::~T();
+      }
+      if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) FreeStorage(StorageOf(handle));
+    }
+    /// The storage a T was built in, from its handle. The T may be destroyed already (a weak
+    /// reference outlived it): the cast only adjusts the address, so its type check is off.
+    TVM_FFI_NO_SANITIZE_VPTR static void* StorageOf(void* handle) {
+      return static_cast<void*>(static_cast<T*>(ObjectUnsafe::FromHandle(handle)));
     }
   };
 
