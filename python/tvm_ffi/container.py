@@ -15,7 +15,7 @@ from collections.abc import (
     Sequence,
     ValuesView,
 )
-from typing import Any
+from typing import Any, Callable
 
 from . import core
 from .core import Object
@@ -47,6 +47,15 @@ _DICT_SET, _DICT_ERASE, _DICT_CLEAR = (
     _func("ffi.DictClear"),
 )
 _DEEP_COPY = _func("ffi.DeepCopy")
+
+
+def _reduce(container: Object, contents: Callable[[], tuple[Any, ...]]) -> tuple[Any, ...]:
+    """Pickle a container as every object is (its JSON graph, which keeps shared elements
+    shared, as Apache's package does), or by its contents when they have no JSON form."""
+    try:
+        return Object.__reduce__(container)
+    except (TypeError, ValueError, RuntimeError):
+        return (type(container), contents())
 
 
 def _normalize_index(index: int, size: int) -> int:
@@ -112,7 +121,7 @@ class _SequenceBase(core.CSequenceBase, Object, Sequence):
         return _DEEP_COPY(self)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (list(self),))
+        return _reduce(self, lambda: (list(self),))
 
 
 def _hashable(value: Any) -> Any:
@@ -306,7 +315,7 @@ class _MappingBase(core.CContainerBase, Object, Mapping):
         return _DEEP_COPY(self)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (dict(self.items()),))
+        return _reduce(self, lambda: (dict(self.items()),))
 
 
 class Map(_MappingBase):

@@ -81,4 +81,4 @@ def _object_state(obj: core.CObject) -> dict[str, Any]:
     return {"handle": str(to_json_graph_str(obj))}
 
 
-core._set_object_pickle_hooks(_object_state, _object_from_state)
+core._set_object_pickle_hooks(_object_state, _object_from_state, from_json_graph_str)

@@ -65,6 +65,13 @@ def native_new(type_key: str) -> Any:
     return native_type_attr(type_key, "__ffi_new__")()
 
 
+def environment_with_path_first(folder: Path) -> dict[str, str]:
+    """This process's environment with ``folder`` first on ``PYTHONPATH``: packages installed
+    there (``pip install --target``) shadow those of site-packages in a child interpreter."""
+    paths = [str(folder), *filter(None, [os.environ.get("PYTHONPATH")])]
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
+
+
 @pytest.fixture
 def run_python(tmp_path: Path) -> RunPython:
     """Run ``python <args>`` in a fresh interpreter outside the source tree."""

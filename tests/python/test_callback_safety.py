@@ -79,7 +79,10 @@ thread.join()
     result = _run(script)
     assert result.returncode == 0, result.stderr[-2000:]
     assert "RecursionError at depth" in result.stdout
-    assert "nest deeper than the native stack allows" in result.stdout
+    # Python >= 3.12 may stop first at its own limit on nested calls from C.
+    assert ("nest deeper than the native stack allows" in result.stdout) or (
+        sys.version_info >= (3, 12) and "maximum recursion depth exceeded" in result.stdout
+    ), result.stdout
 
 
 def test_recursion_at_the_default_limit_is_a_recursion_error() -> None:

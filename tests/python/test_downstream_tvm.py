@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """Apache TVM 0.27 (the compiler whose runtime layer is tvm_ffi) runs on our package.
 
-The published ``apache-tvm`` wheel is installed with ``--no-deps`` into a throwaway venv that
-sees the installed tvm_ffi, and ``scripts/tvm_workload.py`` runs there: import, a TE kernel
+The published ``apache-tvm`` wheel is installed with ``--no-deps`` into a throwaway folder put
+ahead of this interpreter's site-packages (which hold our tvm_ffi), and
+``scripts/tvm_workload.py`` runs there: import, a TE kernel
 on NumPy data through DLPack, a Relax model on the VM, a JSON round trip, an exported library,
 errors raised in TVM's C++. The wheel is fetched by ``scripts/fetch_downstream_packages.sh``;
 without it the tests skip locally and fail in CI.
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import environment_with_path_first
 from reference_wheels import REPO_ROOT, missing_compat_input
 
 import tvm_ffi
@@ -60,18 +62,16 @@ def _run(*command: str | Path, **kwargs: Any) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def tvm_results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
-    """Each workload step's ``{"ok": bool, "detail": str}``, from one run in a fresh venv."""
+    """Each workload step's ``{"ok": bool, "detail": str}``, from one run of this interpreter
+    with tvm (and nothing else) installed into a folder of its own."""
     wheel = _tvm_wheel()
-    venv = tmp_path_factory.mktemp("tvm") / "venv"
-    made = _run(sys.executable, "-m", "venv", "--system-site-packages", venv, timeout=300)
-    assert made.returncode == 0, made.stderr
-    python = venv / "bin" / "python"
-    installed = _run(
-        python, "-m", "pip", "install", "-q", "--no-deps", "--no-index", wheel, timeout=600
-    )
+    site = tmp_path_factory.mktemp("tvm") / "site"
+    pip = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index"]
+    installed = _run(*pip, "--target", site, wheel, timeout=600)
     assert installed.returncode == 0, installed.stderr
-    env = dict(os.environ, TVM_FFI_EXPECTED_PACKAGE=os.path.dirname(tvm_ffi.__file__))
-    run = _run(python, WORKLOAD, cwd=venv.parent, env=env, timeout=900)
+    env = environment_with_path_first(site)
+    env["TVM_FFI_EXPECTED_PACKAGE"] = os.path.dirname(tvm_ffi.__file__)
+    run = _run(sys.executable, WORKLOAD, cwd=site.parent, env=env, timeout=900)
     results = {}
     for line in run.stdout.splitlines():
         if line.startswith("{"):

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """Pickles cross between our package and Apache's 0.1.15.post2 in both directions.
 
-Apache's wheel is installed into a throwaway venv, where it shadows ours; the same script
+Apache's wheel is installed into a throwaway folder put ahead of site-packages, where it
+shadows ours; the same script
 (``scripts/pickle_values.py``) pickles a set of values on each side. Each side must read the
 other's pickles exactly as it reads its own.
 """
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import environment_with_path_first
 from reference_wheels import require_reference_wheel
 
 SCRIPT = Path(__file__).parent / "scripts" / "pickle_values.py"
@@ -41,13 +43,14 @@ NAMES = [
 ]
 
 
-def _run(python: str | Path, *args: str | Path, cwd: Path) -> str:
+def _run(*args: str | Path, cwd: Path, env: dict[str, str] | None = None) -> str:
     result = subprocess.run(
-        [str(python), str(SCRIPT), *map(str, args)],
+        [sys.executable, str(SCRIPT), *map(str, args)],
         capture_output=True,
         text=True,
         check=False,
         cwd=cwd,
+        env=env,
         timeout=300,
     )
     assert result.returncode == 0, result.stderr
@@ -59,20 +62,22 @@ def descriptions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str
     """``{"<reader> reads <writer>": {name: description}}`` for the four pairings."""
     wheel = require_reference_wheel("0.1.15.post2")
     work = tmp_path_factory.mktemp("pickles")
-    venv = work / "apache"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", venv], check=True)
-    subprocess.run(
-        [venv / "bin" / "python", "-m", "pip", "install", "-q", "--no-deps", "--no-index", wheel],
-        check=True,
-        capture_output=True,
-    )
-    pythons = {"ours": sys.executable, "apache": venv / "bin" / "python"}
-    for side, python in pythons.items():
-        _run(python, "dump", work / f"{side}.pkl", cwd=work)
+    site = work / "apache"
+    pip = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index"]
+    subprocess.run([*pip, "--target", site, wheel], check=True, capture_output=True)
+    # Apache's package, put ahead of site-packages, shadows ours in the same interpreter.
+    envs = {"ours": None, "apache": environment_with_path_first(site)}
+    where = [sys.executable, "-c", "import tvm_ffi; print(tvm_ffi.__file__)"]
+    apache_file = subprocess.run(
+        where, env=envs["apache"], cwd=work, capture_output=True, text=True, check=True
+    ).stdout
+    assert apache_file.startswith(str(site)), apache_file
+    for side, env in envs.items():
+        _run("dump", work / f"{side}.pkl", cwd=work, env=env)
     results = {}
-    for reader, python in pythons.items():
-        for writer in pythons:
-            text = _run(python, "load", work / f"{writer}.pkl", cwd=work)
+    for reader, env in envs.items():
+        for writer in envs:
+            text = _run("load", work / f"{writer}.pkl", cwd=work, env=env)
             results[f"{reader} reads {writer}"] = json.loads(text)
     assert "tvm_ffi._tensor.Shape" in str(results["apache reads apache"]["shape"])
     return results

@@ -314,11 +314,12 @@ cdef Py_ssize_t _ORIGINALS_LIMIT = 16
 
 
 cdef dict thread_originals():
-    try:
-        return _ORIGINALS.entries
-    except AttributeError:
+    # No try/except: under the limited API, Cython's handler crashes on an exception that has
+    # no traceback, which is what deep recursion leaves when Python cannot add one.
+    entries = getattr(_ORIGINALS, "entries", None)
+    if entries is None:
         entries = _ORIGINALS.entries = {}
-        return entries
+    return entries
 
 
 cdef void remember_original_exception(object error, BaseException exc) except *:

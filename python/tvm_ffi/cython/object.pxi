@@ -71,8 +71,14 @@ cdef class CObject:
         return object_repr(self)
 
     def __reduce__(self):
-        # Apache's form, so that pickles cross between the two packages both ways.
-        return (_new_object, (type(self),), self.__getstate__())
+        # Rebuilt from the JSON graph by tvm_ffi.serialization.from_json_graph_str, which
+        # Apache's package has too; the class comes from the registry when loading, so objects
+        # of classes made at run time pickle as well. (Apache's own form, _new_object(cls) plus
+        # __setstate__, is read by the methods below.)
+        state = self.__getstate__()
+        if state["handle"] is None:
+            return (_new_object, (type(self),), state)
+        return (_OBJECT_FROM_JSON, (state["handle"],))
 
     def __getstate__(self):
         """``{"handle": <JSON graph str>}``, or ``{"handle": None}`` for a NULL object."""
@@ -83,6 +89,8 @@ cdef class CObject:
     def __setstate__(self, state):
         """Adopts the object rebuilt from a ``__getstate__`` state."""
         rebuilt = _OBJECT_FROM_STATE(state)
+        if isinstance(rebuilt, PyNativeObject):  # a string or shape: its FFI object
+            rebuilt = rebuilt._tvm_ffi_cached_object
         if not isinstance(rebuilt, CObject):
             raise TypeError(f"the pickled state of '{type(self).__name__}' is not an object")
         self.__move_handle_from__(rebuilt)
@@ -127,15 +135,18 @@ def _new_object(cls):
 
 
 cdef object _OBJECT_GET_STATE = None
+cdef object _OBJECT_FROM_JSON = None
 cdef object _OBJECT_FROM_STATE = None
 
 
-def _set_object_pickle_hooks(get_state, from_state):
-    """Installs the pickling of objects (JSON graph): ``get_state(obj) -> dict`` and
-    ``from_state(dict) -> object``."""
-    global _OBJECT_GET_STATE, _OBJECT_FROM_STATE
+def _set_object_pickle_hooks(get_state, from_state, from_json):
+    """Installs the pickling of objects (JSON graph): ``get_state(obj) -> dict``,
+    ``from_state(dict) -> object`` and ``from_json(str) -> object`` (a module-level function,
+    as pickles name it)."""
+    global _OBJECT_GET_STATE, _OBJECT_FROM_STATE, _OBJECT_FROM_JSON
     _OBJECT_GET_STATE = get_state
     _OBJECT_FROM_STATE = from_state
+    _OBJECT_FROM_JSON = from_json
 
 
 def _object_type_index(CObject obj):
