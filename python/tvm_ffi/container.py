@@ -50,8 +50,10 @@ _DEEP_COPY = _func("ffi.DeepCopy")
 
 
 def _reduce(container: Object, contents: Callable[[], tuple[Any, ...]]) -> tuple[Any, ...]:
-    """Pickle a container as every object is (its JSON graph, which keeps shared elements
-    shared, as Apache's package does), or by its contents when they have no JSON form."""
+    """Pickle a container as every object is, else by its contents.
+
+    The JSON graph keeps shared elements shared; the contents serve values without a JSON form.
+    """
     try:
         return Object.__reduce__(container)
     except (TypeError, ValueError, RuntimeError):
