@@ -196,7 +196,6 @@ cdef extern from "tvm_ffi_python_helpers.h":
                                        void (*deleter)(void*) noexcept,
                                        TVMFFIObjectHandle* out) nogil
     void TVMFFIPyRegisterFrontendHooks() nogil
-    int TVMFFIPyIsObjectIndex(int32_t type_index) nogil
     void TVMFFIPySetNone(TVMFFIAny* cell) nogil
     void TVMFFIPySetObject(TVMFFIAny* cell, TVMFFIObjectHandle handle) nogil
     TVMFFIObjectHandle TVMFFIPyCellObject(const TVMFFIAny* cell) nogil

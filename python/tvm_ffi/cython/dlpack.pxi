@@ -81,22 +81,12 @@ cdef extern from "tvm_ffi_python_dlpack.h":
     const char* kTVMFFIPyUsedDLTensorVersioned
     const char* kTVMFFIPyExchangeAPI
 
-    ctypedef struct TVMFFIPyCallContext:
-        const DLPackExchangeAPI* exchange_api
-        int has_stream
-        DLDevice stream_device
-        void* stream
-
     DLTensor* TVMFFIPyTensorCell(TVMFFIObjectHandle handle) nogil
     int TVMFFIPyTensorToCapsule(TVMFFIObjectHandle handle, int versioned, PyObject** out)
     object TVMFFIPyCallDLPackVersioned(object obj, object method_name, object kwnames,
                                        object version, object stream)
     int TVMFFIPyTensorViewOfBorrowed(const DLTensor* tensor, TVMFFIObjectHandle* out) nogil
     int TVMFFIPyIsReadableMemory(const void* address, size_t size) nogil
-    TVMFFIPyCallContext* TVMFFIPySwapCallContext(TVMFFIPyCallContext* ctx) nogil
-    TVMFFIPyCallContext* TVMFFIPyCurrentCallContext() nogil
-    void TVMFFIPyCallContextOfferStream(TVMFFIPyCallContext* ctx, DLDevice device,
-                                        void* stream) nogil
 
 
 cdef extern from "tvm_ffi_python_tensor.h":

@@ -12,10 +12,6 @@
 /* The payload of an object starts right after its 24-byte header. */
 #define TVMFFI_PY_CELL(handle, type) ((type*)((char*)(handle) + sizeof(TVMFFIObject)))
 
-static inline int TVMFFIPyIsObjectIndex(int32_t type_index) {
-  return type_index >= kTVMFFIStaticObjectBegin;
-}
-
 static inline void TVMFFIPySetNone(TVMFFIAny* cell) {
   cell->type_index = kTVMFFINone;
   cell->zero_padding = 0;
