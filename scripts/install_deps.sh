@@ -9,6 +9,7 @@ APT_PACKAGES=(libgtest-dev libdw-dev binutils ccache)
 PY_PACKAGES=(
   pytest pytest-xdist hypothesis numpy "torch==2.13.0" ml_dtypes "ruff==0.17.6" "clang-format==23.1.5"
   "cython-lint==0.22.1" "scikit-build-core>=0.10" "cython>=3.0" "cython-cmake>=0.2" ninja cmake
+  "sphinx==9.0.4" "myst-parser==5.2.0"
 )
 
 as_root() {

@@ -6,6 +6,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 py_dirs=(python tests)
 [ -d bench ] && py_dirs+=(bench)
+[ -d docs ] && py_dirs+=(docs)
 
 echo "lint: ruff check"
 python3 -m ruff check "${py_dirs[@]}"

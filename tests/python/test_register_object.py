@@ -296,7 +296,7 @@ def test_registering_a_class_replaces_the_ancestor_class_resolved_before(run_pyt
     assert printed == ["True", "False", "Derived"]
 
 
-# Re-registration once wrappers exist (spec 3). Run in a child process: which classes have
+# Re-registration once wrappers exist. Run in a child process: which classes have
 # made wrappers is process-wide state.
 REREGISTER_SCRIPT = r"""
 import tvm_ffi

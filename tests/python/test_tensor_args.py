@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Tensors and streams as call arguments (spec 2.2 rows 2, 7-11) and tensor results (2.3)."""
+"""Tensors and streams as call arguments, and tensors as results."""
 
 from __future__ import annotations
 
