@@ -125,7 +125,7 @@ def _convert_to_function(pyfunc) -> "Function":
 
 
 def convert_func(pyfunc, tensor_cls=None) -> "Function":
-    """Wrap the Python callable ``pyfunc`` as a :class:`Function` (spec 2.6).
+    """Wrap the Python callable ``pyfunc`` as a :class:`Function`.
 
     With ``tensor_cls``, a tensor class publishing ``__dlpack_c_exchange_api__`` (such as
     ``torch.Tensor``), tensor arguments from native callers reach ``pyfunc`` as tensors of

@@ -8,7 +8,7 @@ cdef class CContainerBase(CObject):
     """Native base of Array, List, Map and Dict."""
 
     # The framework of the tensor arguments of the call that returned this container: its
-    # tensors come back as that framework's tensors (spec 2.3).
+    # tensors come back as that framework's tensors.
     cdef const DLPackExchangeAPI* exchange_api
 
     def _init_from_builtin(self, str constructor, tuple items):

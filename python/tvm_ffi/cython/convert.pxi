@@ -2,7 +2,7 @@
 # convert.pxi: tvm_ffi.convert(), which converts a Python value eagerly, as an argument would be.
 
 def convert(value):
-    """Converts ``value`` eagerly the way an argument would be converted (spec 2.6)."""
+    """Converts ``value`` eagerly the way an argument would be converted."""
     if value is None or isinstance(value, (CObject, bool, int, float, DataType, Device,
                                            ctypes.c_void_p, String, Bytes, Shape)):
         return value
