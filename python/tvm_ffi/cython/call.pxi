@@ -147,18 +147,19 @@ cdef object function_from_address(void* address, object keep_alive, bint mlir_pa
     cdef void* keep = NULL
     cdef PyObjectDeleter deleter = NULL
     cdef TVMFFIObjectHandle handle = NULL
-    cdef int ret
     if keep_alive is not None:
         keep = <void*>keep_alive
         deleter = py_decref_deleter
         Py_INCREF(keep_alive)
-    if mlir_packed:
-        ret = TVMFFIPyMakeMlirPackedFunction(address, keep, py_decref_deleter, &handle)
-    else:
-        ret = TVMFFIFunctionCreate(keep, <TVMFFISafeCallType>address, deleter, &handle)
-    if ret != 0 and keep != NULL:
-        Py_DECREF(keep_alive)
-    CHECK_CALL(ret)
+    try:
+        if mlir_packed:
+            TVMFFIPyMakeMlirPackedFunction(address, keep, py_decref_deleter, &handle)
+        else:
+            CHECK_CALL(TVMFFIFunctionCreate(keep, <TVMFFISafeCallType>address, deleter, &handle))
+    except BaseException:
+        if keep != NULL:
+            Py_DECREF(keep_alive)
+        raise
     return make_object_from_handle(handle)
 
 
@@ -210,12 +211,14 @@ cdef int convert_args(PyObject* arg_tuple, PyObject** arg_array, Py_ssize_t num_
     """Writes the cell of every argument; ``converted`` counts the temporaries to release."""
     cdef Py_ssize_t i
     cdef PyObject* item
+    cdef int done
     for i in range(num_args):
         temps[i] = NULL
         converted[0] = i + 1
         item = arg_array[i] if arg_array != NULL else TVMFFIPyTupleItem(<object>arg_tuple, i)
         # Exact ints are the most common argument: no call, no reference counting.
-        if not TVMFFIPyTrySetExactInt(item, &cells[i]):
+        TVMFFIPySetExactIntCell(item, &cells[i], &done)
+        if not done:
             convert_arg(<object>item, &cells[i], &temps[i], ctx)
     return 0
 

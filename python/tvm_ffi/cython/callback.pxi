@@ -30,11 +30,11 @@ cdef object call_with_cells(object pyfunc, const TVMFFIAny* args, int32_t num_ar
 
 
 cdef int store_owned_result(TVMFFIAny* view, TVMFFIObjectHandle* temp,
-                            TVMFFIAny* result) noexcept:
+                            TVMFFIAny* result) except -1:
     """Moves the converted return value into the owning result cell."""
     cdef int32_t index = view.type_index
     if index >= kTVMFFIRawStr and index <= kTVMFFIObjectRValueRef:
-        return TVMFFIAnyViewToOwnedAny(view, result)
+        return CHECK_CALL(TVMFFIAnyViewToOwnedAny(view, result))
     result[0] = view[0]
     if index >= kTVMFFIStaticObjectBegin:
         if temp[0] == TVMFFIPyCellObject(view):
@@ -45,8 +45,8 @@ cdef int store_owned_result(TVMFFIAny* view, TVMFFIObjectHandle* temp,
     return 0
 
 
-cdef inline int store_callback_result(object value, TVMFFIAny* result) except -2:
-    """Converts a callback's return value into the owning result cell; returns its status."""
+cdef inline int store_callback_result(object value, TVMFFIAny* result) except -1:
+    """Converts a callback's return value into the owning result cell."""
     cdef TVMFFIAny view
     cdef TVMFFIObjectHandle temp = NULL
     try:
@@ -64,7 +64,7 @@ cdef int record_callback_error(object exc) noexcept:
 
 
 cdef int call_python_callback(void* self, const TVMFFIAny* args, int32_t num_args,
-                              TVMFFIAny* result) except -2:
+                              TVMFFIAny* result) except -1:
     return store_callback_result(call_with_cells(<object>self, args, num_args), result)
 
 
@@ -91,7 +91,7 @@ cdef class _FrameworkTensorCallback:
 
 
 cdef int call_framework_callback(void* self, const TVMFFIAny* args, int32_t num_args,
-                                 TVMFFIAny* result) except -2:
+                                 TVMFFIAny* result) except -1:
     cdef _FrameworkTensorCallback callback = <_FrameworkTensorCallback>self
     values = [callback.arg_value(&args[i]) for i in range(num_args)]
     return store_callback_result(callback.pyfunc(*values), result)

@@ -42,14 +42,18 @@ cdef int convert_scalar_protocol_arg(object value, int rule, TVMFFIAny* out,
 
 
 cdef inline int set_int(TVMFFIAny* out, object value, int32_t type_index) except -1:
-    if TVMFFIPySetIntCell(<PyObject*>value, out, type_index) != 0:
+    cdef int fits
+    TVMFFIPySetIntCell(<PyObject*>value, out, type_index, &fits)
+    if not fits:
         raise OverflowError(f"integer {value} does not fit in int64")
     return 0
 
 
 cdef inline int set_any_int(TVMFFIAny* out, object value, TVMFFIObjectHandle* temp) except -1:
     """An Int cell, or a BigInt object (ffi.BigInt) outside int64."""
-    if TVMFFIPySetIntCell(<PyObject*>value, out, kTVMFFIInt) == 0:
+    cdef int fits
+    TVMFFIPySetIntCell(<PyObject*>value, out, kTVMFFIInt, &fits)
+    if fits:
         return 0
     return set_big_int(out, value, temp)
 

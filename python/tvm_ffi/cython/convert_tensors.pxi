@@ -57,18 +57,18 @@ cdef TVMFFIObjectHandle numpy_array_to_handle(object array, bint for_call) excep
     __dlpack__, and it works for read-only arrays on every NumPy version. NULL (nothing raised)
     when the array's layout is not a DLTensor (e.g. ml_dtypes): __dlpack__ serves it then."""
     cdef TVMFFIObjectHandle handle = NULL
-    cdef int ret = TVMFFIPyTensorFromNumpy(array, &handle)
-    if ret == 0:
+    cdef int status
+    TVMFFIPyTensorFromNumpy(array, &handle, &status)
+    if status == kTVMFFIPyViewMade:
         return handle
-    if ret == kTVMFFIPyViewReadOnly:
+    if status == kTVMFFIPyViewReadOnly:
         if for_call:
             TVMFFIPyDecRefHoldingGIL(handle)
             raise_read_only_argument("the array")
         return read_only_numpy_to_handle(array, handle)
-    if ret == kTVMFFIPyViewMisaligned:
+    if status == kTVMFFIPyViewMisaligned:
         raise_misaligned_array(array, for_call)
-    CHECK_CALL(ret if ret < 0 else 0)
-    return NULL
+    return NULL  # kTVMFFIPyViewUnsupported
 
 
 # A one-entry cache of the last exchange-API type: calls usually repeat the same tensor type.

@@ -121,7 +121,7 @@ cdef TVMFFIObjectHandle exchange_to_handle(const DLPackExchangeAPI* api, object 
     cdef TVMFFIObjectHandle handle = NULL
     cdef DLTensor view
     cdef PyObject* storage_getter = NULL
-    cdef int ret
+    cdef int status
     if api.dltensor_from_py_object_no_sync != NULL and alignment == 0 and contiguous == 0:
         api.dltensor_from_py_object_no_sync(<void*>value, &view)
         owner = value
@@ -134,10 +134,10 @@ cdef TVMFFIObjectHandle exchange_to_handle(const DLPackExchangeAPI* api, object 
                 storage_getter = <PyObject*>_torch_untyped_storage
             else:
                 owner = _torch_untyped_storage(value)
-        ret = TVMFFIPyTensorFromFrameworkView(&view, <PyObject*>owner, storage_getter, &handle)
-        if ret == kTVMFFIPyViewMisaligned:
+        TVMFFIPyTensorFromFrameworkView(&view, <PyObject*>owner, storage_getter, &handle,
+                                        &status)
+        if status == kTVMFFIPyViewMisaligned:
             raise_misaligned(&view, for_call)
-        CHECK_CALL(ret)
         return handle
     if is_torch:
         reject_lazy_torch_bits(value, True, True)

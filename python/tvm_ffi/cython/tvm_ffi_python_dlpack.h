@@ -8,6 +8,8 @@
 #include <dlpack/dlpack.h>
 #include <stdlib.h>
 #include <tvm/ffi/c_api.h>
+
+#include "tvm_ffi_python_helpers.h"
 #if !defined(_WIN32)
 #include <unistd.h>
 #endif
@@ -54,22 +56,21 @@ static void TVMFFIPyVersionedCapsuleDestructor(PyObject* capsule) {
   if (managed->deleter != NULL) managed->deleter(managed);
 }
 
-/* Exports the tensor as a new capsule in *out. Returns 0, or -1 with the FFI error raised,
- * or -2 with a Python exception set. */
+/* Exports the tensor as a new capsule in *out. */
 static inline int TVMFFIPyTensorToCapsule(TVMFFIObjectHandle handle, int versioned,
                                           PyObject** out) {
   if (versioned) {
     DLManagedTensorVersioned* managed = NULL;
-    if (TVMFFITensorToDLPackVersioned(handle, &managed) != 0) return -1;
+    if (TVMFFITensorToDLPackVersioned(handle, &managed) != 0) return tvm_ffi_py_raise_ffi_error();
     *out = PyCapsule_New(managed, kTVMFFIPyDLTensorVersioned, TVMFFIPyVersionedCapsuleDestructor);
     if (*out == NULL) managed->deleter(managed);
   } else {
     DLManagedTensor* managed = NULL;
-    if (TVMFFITensorToDLPack(handle, &managed) != 0) return -1;
+    if (TVMFFITensorToDLPack(handle, &managed) != 0) return tvm_ffi_py_raise_ffi_error();
     *out = PyCapsule_New(managed, kTVMFFIPyDLTensor, TVMFFIPyLegacyCapsuleDestructor);
     if (*out == NULL) managed->deleter(managed);
   }
-  return *out == NULL ? -2 : 0;
+  return *out == NULL ? -1 : 0;
 }
 
 /* A borrowed DLTensor* wrapped as a Tensor that does not own the memory it points to. */
@@ -78,15 +79,17 @@ static void TVMFFIPyFreeBorrowedView(DLManagedTensor* self) { free(self); }
 static inline int TVMFFIPyTensorViewOfBorrowed(const DLTensor* tensor, TVMFFIObjectHandle* out) {
   DLManagedTensor* managed = (DLManagedTensor*)malloc(sizeof(DLManagedTensor));
   if (managed == NULL) {
-    TVMFFIErrorSetRaisedFromCStr("MemoryError", "cannot allocate a tensor view");
+    PyErr_NoMemory();
     return -1;
   }
   managed->dl_tensor = *tensor;
   managed->manager_ctx = NULL;
   managed->deleter = TVMFFIPyFreeBorrowedView;
-  int ret = TVMFFITensorFromDLPack(managed, 0, 0, out);
-  if (ret != 0) free(managed);
-  return ret;
+  if (TVMFFITensorFromDLPack(managed, 0, 0, out) != 0) {
+    free(managed);
+    return tvm_ffi_py_raise_ffi_error();
+  }
+  return 0;
 }
 
 /* obj.__dlpack__(max_version=version[, stream=stream]) through vectorcall (no keyword

@@ -34,13 +34,16 @@ typedef struct {
   int64_t dims[];
 } TVMFFIPyTensorObj;
 
-/* What the view makers below return besides 0 (a view made) and -1 (the FFI error raised). */
+/* What the view makers below did, in their out_status (they return 0, or -1 with a Python
+ * exception set). */
 enum {
-  /* The memory cannot be described as a DLTensor this way: nothing made, nothing raised. */
-  kTVMFFIPyViewUnsupported = 1,
+  /* A view was made. */
+  kTVMFFIPyViewMade = 0,
   /* A view was made, of memory its owner marks read-only. */
-  kTVMFFIPyViewReadOnly = 2,
-  /* The elements are not aligned for their type: nothing made, nothing raised. */
+  kTVMFFIPyViewReadOnly = 1,
+  /* The memory cannot be described as a DLTensor this way: nothing made. */
+  kTVMFFIPyViewUnsupported = 2,
+  /* The elements are not aligned for their type: nothing made. */
   kTVMFFIPyViewMisaligned = 3,
 };
 
@@ -111,8 +114,8 @@ static void TVMFFIPyTensorObjDelete(void* handle, int flags) {
 }
 
 /* A new object with one strong reference viewing memory of owner (which gains a reference)
- * with room for ndim dimensions; NULL when out of memory (the FFI error is raised). The
- * caller holds the GIL. */
+ * with room for ndim dimensions; NULL with MemoryError set when out of memory. The caller
+ * holds the GIL. */
 static inline TVMFFIPyTensorObj* TVMFFIPyTensorObjNew(int32_t ndim, PyObject* owner) {
   size_t count = ndim > 0 ? (size_t)ndim : 0;
   TVMFFIPyTensorObj* self;
@@ -122,7 +125,7 @@ static inline TVMFFIPyTensorObj* TVMFFIPyTensorObjNew(int32_t ndim, PyObject* ow
     if (count < TVMFFI_PY_POOLED_NDIM) count = TVMFFI_PY_POOLED_NDIM;
     self = (TVMFFIPyTensorObj*)malloc(sizeof(TVMFFIPyTensorObj) + 2 * count * sizeof(int64_t));
     if (self == NULL) {
-      TVMFFIErrorSetRaisedFromCStr("MemoryError", "cannot allocate a tensor");
+      PyErr_NoMemory();
       return NULL;
     }
     count = ndim > 0 ? (size_t)ndim : 0;
@@ -212,17 +215,18 @@ static inline void TVMFFIPyFillCompactStrides(DLTensor* tensor) {
 
 /* A Tensor viewing a framework tensor (a DLTensor filled by the exchange API), keeping a
  * strong reference to owner (the Python tensor, or its storage); storage_getter as in
- * TVMFFIPyTensorObj. Returns 0, kTVMFFIPyViewMisaligned or -1 with the FFI error raised. */
+ * TVMFFIPyTensorObj. *out_status is kTVMFFIPyViewMade or kTVMFFIPyViewMisaligned. */
 static inline int TVMFFIPyTensorFromFrameworkView(const DLTensor* view, PyObject* owner,
                                                   PyObject* storage_getter,
-                                                  TVMFFIObjectHandle* out) {
+                                                  TVMFFIObjectHandle* out, int* out_status) {
   if (view->ndim < 0 || (view->ndim > 0 && view->shape == NULL)) {
-    TVMFFIErrorSetRaisedFromCStr("ValueError",
-                                 "the DLPack exchange API gave a DLTensor with a negative ndim "
-                                 "or without a shape");
+    PyErr_SetString(PyExc_ValueError,
+                    "tensor argument: the DLPack exchange API gave a DLTensor with a negative "
+                    "ndim or without a shape");
     return -1;
   }
-  if (TVMFFIPyIsMisaligned(view)) return kTVMFFIPyViewMisaligned;
+  *out_status = kTVMFFIPyViewMisaligned;
+  if (TVMFFIPyIsMisaligned(view)) return 0;
   TVMFFIPyTensorObj* self = TVMFFIPyTensorObjNew(view->ndim, owner);
   if (self == NULL) return -1;
   self->storage_getter = storage_getter;
@@ -239,6 +243,7 @@ static inline int TVMFFIPyTensorFromFrameworkView(const DLTensor* view, PyObject
     TVMFFIPyFillCompactStrides(&self->tensor);
   }
   *out = self;
+  *out_status = kTVMFFIPyViewMade;
   return 0;
 }
 
@@ -271,21 +276,23 @@ static inline int TVMFFIPyBufferDataType(const Py_buffer* buffer, DLDataType* ou
 }
 
 /* A Tensor viewing CPU memory of owner laid out as ndim dimensions with strides in bytes.
- * Returns 0, kTVMFFIPyViewReadOnly (a view made) when read_only is set,
- * kTVMFFIPyViewUnsupported when a stride is not a whole number of elements,
- * kTVMFFIPyViewMisaligned, or -1 with the FFI error raised. The caller holds the GIL. */
+ * *out_status is kTVMFFIPyViewMade, kTVMFFIPyViewReadOnly (made) when read_only is set,
+ * kTVMFFIPyViewUnsupported when a stride is not a whole number of elements, or
+ * kTVMFFIPyViewMisaligned. The caller holds the GIL. */
 static inline int TVMFFIPyTensorFromCPUMemory(PyObject* owner, void* data, int ndim,
                                               const Py_ssize_t* shape,
                                               const Py_ssize_t* byte_strides, DLDataType dtype,
                                               Py_ssize_t itemsize, int read_only,
-                                              TVMFFIObjectHandle* out) {
+                                              TVMFFIObjectHandle* out, int* out_status) {
+  *out_status = kTVMFFIPyViewUnsupported;
   for (int i = 0; i < ndim; ++i) {
-    if (byte_strides[i] % itemsize != 0) return kTVMFFIPyViewUnsupported;
+    if (byte_strides[i] % itemsize != 0) return 0;
   }
   if (((uintptr_t)data & (TVMFFIPyElementAlignment(dtype) - 1)) != 0) {
     int empty = 0;
     for (int i = 0; i < ndim; ++i) empty |= shape[i] == 0;
-    if (!empty) return kTVMFFIPyViewMisaligned;
+    *out_status = kTVMFFIPyViewMisaligned;
+    if (!empty) return 0;
   }
   TVMFFIPyTensorObj* self = TVMFFIPyTensorObjNew(ndim, owner);
   if (self == NULL) return -1;
@@ -298,24 +305,27 @@ static inline int TVMFFIPyTensorFromCPUMemory(PyObject* owner, void* data, int n
     self->tensor.strides[i] = byte_strides[i] / itemsize;
   }
   *out = self;
-  return read_only ? kTVMFFIPyViewReadOnly : 0;
+  *out_status = read_only ? kTVMFFIPyViewReadOnly : kTVMFFIPyViewMade;
+  return 0;
 }
 
-/* A Tensor viewing a CPU buffer (a NumPy array). Returns like TVMFFIPyTensorFromCPUMemory;
+/* A Tensor viewing a CPU buffer (a NumPy array). Reports like TVMFFIPyTensorFromCPUMemory;
  * kTVMFFIPyViewUnsupported also when the buffer cannot be described as a DLTensor (use
  * __dlpack__ instead). The caller holds the GIL. */
-static inline int TVMFFIPyTensorFromBuffer(PyObject* obj, TVMFFIObjectHandle* out) {
+static inline int TVMFFIPyTensorFromBuffer(PyObject* obj, TVMFFIObjectHandle* out,
+                                           int* out_status) {
   Py_buffer buffer;
   DLDataType dtype;
+  *out_status = kTVMFFIPyViewUnsupported;
   if (PyObject_GetBuffer(obj, &buffer, PyBUF_RECORDS_RO) != 0) {
     PyErr_Clear();
-    return kTVMFFIPyViewUnsupported;
+    return 0;
   }
-  int ret = kTVMFFIPyViewUnsupported;
+  int ret = 0;
   if (buffer.ndim >= 0 && TVMFFIPyBufferDataType(&buffer, &dtype)) {
     ret = TVMFFIPyTensorFromCPUMemory(obj, buffer.buf, buffer.ndim, buffer.shape,
                                       buffer.strides, dtype, buffer.itemsize, buffer.readonly,
-                                      out);
+                                      out, out_status);
   }
   /* The reference to obj keeps the memory alive; the export itself is not needed. */
   PyBuffer_Release(&buffer);
@@ -368,17 +378,20 @@ static inline int TVMFFIPyNumpyDataType(const TVMFFIPyNumpyDescrHead* descr, DLD
   return 1;
 }
 
-/* A Tensor viewing a NumPy array read from its struct fields. Returns like
+/* A Tensor viewing a NumPy array read from its struct fields. Reports like
  * TVMFFIPyTensorFromBuffer. */
-static inline int TVMFFIPyTensorFromNumpyFields(PyObject* obj, TVMFFIObjectHandle* out) {
+static inline int TVMFFIPyTensorFromNumpyFields(PyObject* obj, TVMFFIObjectHandle* out,
+                                                int* out_status) {
   const TVMFFIPyNumpyArrayHead* array = (const TVMFFIPyNumpyArrayHead*)obj;
   DLDataType dtype;
   if (!TVMFFIPyNumpyDataType((const TVMFFIPyNumpyDescrHead*)array->descr, &dtype)) {
-    return kTVMFFIPyViewUnsupported;
+    *out_status = kTVMFFIPyViewUnsupported;
+    return 0;
   }
   return TVMFFIPyTensorFromCPUMemory(obj, array->data, array->nd, array->dimensions,
                                      array->strides, dtype, dtype.bits / 8,
-                                     !(array->flags & TVMFFI_PY_NUMPY_WRITEABLE), out);
+                                     !(array->flags & TVMFFI_PY_NUMPY_WRITEABLE), out,
+                                     out_status);
 }
 
 static inline int TVMFFIPySameTensor(const DLTensor* a, const DLTensor* b) {
@@ -395,31 +408,45 @@ static inline int TVMFFIPySameTensor(const DLTensor* a, const DLTensor* b) {
 /* 1 once the struct layout matched the buffer protocol, -1 if it did not, 0 before. */
 static int tvm_ffi_py_numpy_fields_state = 0;
 
-/* A Tensor viewing an exact numpy.ndarray. Reads the struct fields once they have been
- * checked against the buffer protocol, else uses the protocol. Returns like
- * TVMFFIPyTensorFromBuffer. */
-static inline int TVMFFIPyTensorFromNumpy(PyObject* obj, TVMFFIObjectHandle* out) {
-  if (tvm_ffi_py_numpy_fields_state == 1) {
-    int ret = TVMFFIPyTensorFromNumpyFields(obj, out);
-    if (ret != kTVMFFIPyViewUnsupported) return ret;
-    return TVMFFIPyTensorFromBuffer(obj, out);
-  }
-  int ret = TVMFFIPyTensorFromBuffer(obj, out);
-  int made = ret == 0 || ret == kTVMFFIPyViewReadOnly;
-  if (!made || tvm_ffi_py_numpy_fields_state != 0) return ret;
+static inline int TVMFFIPyViewWasMade(int status) {
+  return status == kTVMFFIPyViewMade || status == kTVMFFIPyViewReadOnly;
+}
+
+/* Compares the view the struct fields give with the one the buffer protocol gave (made with
+ * buffer_status), and trusts the fields from now on when they agree. */
+static inline int TVMFFIPyCheckNumpyFields(PyObject* obj, TVMFFIObjectHandle from_buffer,
+                                           int buffer_status) {
   TVMFFIObjectHandle probe = NULL;
-  int probe_ret = TVMFFIPyTensorFromNumpyFields(obj, &probe);
-  if (probe_ret == -1) {
-    TVMFFIPyDecRefHoldingGIL(*out);
+  int probe_status;
+  if (TVMFFIPyTensorFromNumpyFields(obj, &probe, &probe_status) != 0) {
+    TVMFFIPyDecRefHoldingGIL(from_buffer);
     return -1;
   }
-  if (probe_ret == 0 || probe_ret == kTVMFFIPyViewReadOnly) {
-    int same = probe_ret == ret && TVMFFIPySameTensor(&((TVMFFIPyTensorObj*)probe)->tensor,
-                                                      &((TVMFFIPyTensorObj*)*out)->tensor);
+  if (TVMFFIPyViewWasMade(probe_status)) {
+    int same = probe_status == buffer_status &&
+               TVMFFIPySameTensor(&((TVMFFIPyTensorObj*)probe)->tensor,
+                                  &((TVMFFIPyTensorObj*)from_buffer)->tensor);
     tvm_ffi_py_numpy_fields_state = same ? 1 : -1;
     TVMFFIPyDecRefHoldingGIL(probe);
   }
-  return ret;
+  return 0;
+}
+
+/* A Tensor viewing an exact numpy.ndarray. Reads the struct fields once they have been
+ * checked against the buffer protocol, else uses the protocol. Reports like
+ * TVMFFIPyTensorFromBuffer. */
+static inline int TVMFFIPyTensorFromNumpy(PyObject* obj, TVMFFIObjectHandle* out,
+                                          int* out_status) {
+  if (tvm_ffi_py_numpy_fields_state == 1) {
+    if (TVMFFIPyTensorFromNumpyFields(obj, out, out_status) != 0) return -1;
+    if (*out_status != kTVMFFIPyViewUnsupported) return 0;
+    return TVMFFIPyTensorFromBuffer(obj, out, out_status);
+  }
+  if (TVMFFIPyTensorFromBuffer(obj, out, out_status) != 0) return -1;
+  if (tvm_ffi_py_numpy_fields_state == 0 && TVMFFIPyViewWasMade(*out_status)) {
+    return TVMFFIPyCheckNumpyFields(obj, *out, *out_status);
+  }
+  return 0;
 }
 
 /* A versioned DLPack tensor viewing another tensor's memory while holding a Python object
@@ -483,8 +510,7 @@ static inline DLManagedTensorVersioned* const* TVMFFIPyVersionedTensorSlot(
 }
 
 /* Imports a probe capsule to learn how the runtime stores versioned imports, so that their
- * DLPack flags can be read (TVMFFIPyIsReadOnlyTensor). Returns 0, or -1 with the FFI error
- * raised. */
+ * DLPack flags can be read (TVMFFIPyIsReadOnlyTensor). */
 static inline int TVMFFIPyLearnVersionedTensors(void) {
   static int64_t shape[1] = {1};
   static float element[1];
@@ -501,7 +527,9 @@ static inline int TVMFFIPyLearnVersionedTensors(void) {
   probe.dl_tensor.dtype.lanes = 1;
   probe.dl_tensor.shape = shape;
   TVMFFIObjectHandle handle = NULL;
-  if (TVMFFITensorFromDLPackVersioned(&probe, 0, 0, &handle) != 0) return -1;
+  if (TVMFFITensorFromDLPackVersioned(&probe, 0, 0, &handle) != 0) {
+    return tvm_ffi_py_raise_ffi_error();
+  }
   if (*TVMFFIPyVersionedTensorSlot(handle) == &probe) {
     tvm_ffi_py_versioned_tensor_deleter = ((TVMFFIObject*)handle)->deleter;
   }
