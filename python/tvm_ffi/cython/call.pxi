@@ -450,7 +450,10 @@ cdef bint has_base_named(type cls, str module, str name):
 
 
 cdef dict _ARG_RULE_CACHE = {}
-# A one-entry cache in front of _ARG_RULE_CACHE: calls tend to repeat argument types.
+# Fast path: a one-entry cache in front of _ARG_RULE_CACHE, as calls tend to repeat argument
+# types. Invariant: a type's rule never changes once classified. Gain, measured by turning it
+# off: 11% of `nop(device)` and of `kernel(numpy_array)`. Test:
+# test_alternating_argument_types_each_convert_by_their_own_rule.
 cdef type _last_rule_cls = None
 cdef int _last_rule = RULE_OPAQUE
 

@@ -32,7 +32,13 @@ class String(str, PyNativeObject):
 cdef Py_ssize_t find_cache_slot(type cls):
     """The byte offset of the ``_tvm_ffi_cached_object`` slot in instances of ``cls``, where
     CPython puts a class's only slot: at the end of the instance. Checked by writing through
-    the slot's descriptor; 0 when the check fails (attribute access is then used)."""
+    the slot's descriptor; 0 when the check fails (attribute access is then used).
+
+    Fast path: reading and writing the slot directly saves the attribute protocol, 9% of a
+    call passing a String and 6% of one returning a String (measured by turning it off).
+    Only exact Strings use it; subclasses go through the attribute. Tests:
+    test_returned_string_keeps_object_in_slot_not_dict and the subclass tests of test_string.
+    """
     cdef Py_ssize_t offset = cls.__basicsize__ - sizeof(PyObject*)
     probe = TVMFFIPyNewInstanceFrom(str, cls, ("slot probe",))
     marker = object()
