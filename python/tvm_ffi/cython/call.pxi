@@ -342,27 +342,27 @@ cdef int convert_arg(object value, TVMFFIAny* out, TVMFFIObjectHandle* temp,
     if cls is bool:
         return set_int(out, 1 if value else 0, kTVMFFIBool)
     if isinstance(value, CObject):
-        return convert_object_arg(value, RULE_OBJECT, out, temp, ctx)
+        return set_ffi_object(value, out, ctx)  # RULE_OBJECT, convert_objects.pxi
     return convert_arg_by_rule(value, arg_rule(value), out, temp, ctx)
 
 
 cdef int convert_arg_by_rule(object value, int rule, TVMFFIAny* out, TVMFFIObjectHandle* temp,
                              CallContext* ctx) except -1:
-    """The dispatch table: every rule belongs to exactly one family."""
+    """The dispatch table: every rule belongs to exactly one family (one C switch)."""
     if rule in (RULE_NONE, RULE_BOOL, RULE_INT, RULE_FLOAT, RULE_DTYPE, RULE_DTYPE_STR,
                 RULE_DEVICE, RULE_VOID_P, RULE_OPAQUE_PTR_PROTOCOL, RULE_TORCH_DTYPE,
                 RULE_NUMPY_DTYPE, RULE_DTYPE_PROTOCOL, RULE_DEVICE_PROTOCOL, RULE_INT_PROTOCOL,
                 RULE_FLOAT_PROTOCOL):
         return convert_scalar_arg(value, rule, out, temp)                # convert_scalars.pxi
-    if rule in (RULE_STR, RULE_BYTES, RULE_NATIVE_STR, RULE_NATIVE_BYTES, RULE_NATIVE_SHAPE):
+    elif rule in (RULE_STR, RULE_BYTES, RULE_NATIVE_STR, RULE_NATIVE_BYTES, RULE_NATIVE_SHAPE):
         return convert_string_arg(value, rule, out, temp)                # convert_strings.pxi
-    if rule in (RULE_SEQUENCE, RULE_DICT):
+    elif rule in (RULE_SEQUENCE, RULE_DICT):
         return convert_container_arg(value, out, temp, ctx)              # convert_containers.pxi
-    if rule in (RULE_DLPACK_EXCHANGE, RULE_NUMPY_ARRAY, RULE_DLPACK, RULE_CUDA_STREAM_PROTOCOL,
-                RULE_CUSTREAM):
+    elif rule in (RULE_DLPACK_EXCHANGE, RULE_NUMPY_ARRAY, RULE_DLPACK,
+                  RULE_CUDA_STREAM_PROTOCOL, RULE_CUSTREAM):
         return convert_tensor_arg(value, rule, out, temp, ctx)           # convert_tensors.pxi
-    if rule in (RULE_OBJECT, RULE_RVALUE_REF, RULE_FFI_OBJECT_PROTOCOL, RULE_CALLABLE,
-                RULE_EXCEPTION, RULE_VALUE_PROTOCOL, RULE_CONVERTIBLE, RULE_OPAQUE):
+    elif rule in (RULE_OBJECT, RULE_RVALUE_REF, RULE_FFI_OBJECT_PROTOCOL, RULE_CALLABLE,
+                  RULE_EXCEPTION, RULE_VALUE_PROTOCOL, RULE_CONVERTIBLE, RULE_OPAQUE):
         return convert_object_arg(value, rule, out, temp, ctx)           # convert_objects.pxi
     raise SystemError(f"convert_arg(): rule {rule} belongs to no converter family")
 

@@ -24,7 +24,7 @@ cdef int convert_object_arg(object value, int rule, TVMFFIAny* out, TVMFFIObject
     return set_opaque(out, value, temp)  # RULE_OPAQUE
 
 
-cdef int set_ffi_object(CObject value, TVMFFIAny* out, CallContext* ctx) except -1:
+cdef inline int set_ffi_object(CObject value, TVMFFIAny* out, CallContext* ctx) except -1:
     """The object's own handle, borrowed for the call."""
     if value.chandle == NULL:
         TVMFFIPySetNone(out)
