@@ -54,6 +54,7 @@ done
 
 py_dirs=(python tests scripts)
 [ -d bench ] && py_dirs+=(bench)
+[ -d docs ] && py_dirs+=(docs)
 
 clang_format() {
   clang-format --dry-run -Werror "${checked[@]}"

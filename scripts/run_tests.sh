@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# run_tests.sh: the full test command (README): deps, lint, C++ tests (plain, ASan+UBSan and
-# TSan), pip install, pytest (plain, ASan+UBSan and TSan), the abi3 wheel on Python >= 3.12,
+# run_tests.sh: the full test command (README): deps, lint, docs, C++ tests (plain, ASan+UBSan
+# and TSan), pip install, pytest (plain, ASan+UBSan and TSan), the abi3 wheel on Python >= 3.12,
 # regular wheels on Python 3.9 and 3.10, examples. Sized for 90 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -24,6 +24,9 @@ fi
 
 step "lint"
 bash scripts/lint.sh
+
+step "docs"
+bash scripts/build_docs.sh
 
 generator=()
 command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)

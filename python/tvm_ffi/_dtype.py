@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""``tvm_ffi.dtype``: data type names as strings, and the torch/numpy dtype tables (spec 9)."""
+"""``tvm_ffi.dtype``: data type names as strings, and the torch/numpy dtype tables."""
 
 from __future__ import annotations
 
@@ -153,7 +153,7 @@ def _from_data_type(data_type: core.DataType) -> dtype:
 core._set_class_dtype(dtype)
 
 # ---------------------------------------------------------------------------------------------
-# Framework dtype tables (spec 9.4), built on first use so that importing tvm_ffi never
+# Framework dtype tables, built on first use so that importing tvm_ffi never
 # imports torch or numpy.
 # ---------------------------------------------------------------------------------------------
 _TORCH_DTYPE_NAMES: dict[str, str] = {
@@ -258,7 +258,7 @@ def numpy_dtype_to_data_type(numpy_dtype: Any) -> core.DataType:
 
 
 # ---------------------------------------------------------------------------------------------
-# Literals (spec 1.2), defined last because ``bool`` shadows the builtin in this module.
+# Literals, defined last because ``bool`` shadows the builtin in this module.
 # ---------------------------------------------------------------------------------------------
 bool = dtype("bool")
 int8 = dtype("int8")

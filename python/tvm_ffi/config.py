@@ -28,7 +28,7 @@ def _libfiles() -> str:
 
 
 def _cflags() -> str:
-    # Both, even when they are the same directory: the output format is fixed (spec 14).
+    # Both, even when they are the same directory: Apache's tvm-ffi-config prints both.
     return f"-I{libinfo.find_include_path()} -I{libinfo.find_dlpack_include_path()}"
 
 

@@ -125,7 +125,7 @@ def _create_cdtype_from_tuple(
     cls: type[DataType], code: int, bits: int, lanes: int
 ) -> DataType: ...
 
-class Function(CObject):
+class _FunctionBase(CObject):
     release_gil: bool
     def __call__(self, *args: Any) -> Any: ...
     @staticmethod
@@ -135,6 +135,7 @@ class Function(CObject):
         mlir_packed_symbol: int, *, keep_alive_object: object = None
     ) -> Function: ...
 
+class Function(_FunctionBase): ...
 class _FrameworkTensorCallback: ...
 
 class Tensor(CObject):

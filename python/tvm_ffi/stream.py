@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Per-thread current streams read by kernels through ``TVMFFIEnvGetStream`` (spec 13)."""
+"""Per-thread current streams read by kernels through ``TVMFFIEnvGetStream``."""
 
 from __future__ import annotations
 

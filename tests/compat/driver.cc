@@ -256,7 +256,7 @@ std::string CallGlobal(const char* name, TVMFFIAny* args, int32_t num_args, TVMF
   return rc == 0 ? "" : "ERROR " + TakeError();
 }
 
-/// The stable-C host path (spec 11.2): ffi.Module.load_from_file.so, then ffi.ModuleGetFunction.
+/// The stable-C host path: ffi.Module.load_from_file.so, then ffi.ModuleGetFunction.
 void CheckModuleLoader(const char* path) {
   TVMFFIAny args[3] = {RawStr(path), RawStr(""), None()};
   TVMFFIAny mod;
@@ -321,7 +321,7 @@ int main(int argc, char** argv) {
   CheckCLibrary(c_lib);
   CheckModuleLoader(argv[1]);
   // The libraries stay loaded: the global registry still holds compat.mul, whose code and
-  // deleter live in compat_lib (spec 11.2, step 5).
+  // deleter live in compat_lib (docs/abi.md, 'Loading a library').
   std::fflush(stdout);
   return 0;
 }

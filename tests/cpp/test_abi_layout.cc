@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// test_abi_layout.cc: pins every ABI struct layout and enum value of spec/ABI.md, plus type keys.
+// test_abi_layout.cc: pins every ABI struct layout and enum value (docs/abi.md), plus type keys.
 #include <gtest/gtest.h>
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/container/tensor_layout.h>
@@ -10,7 +10,7 @@
 #include <string>
 
 // ---------------------------------------------------------------------------------------------
-// Section 1: versioning
+// Versioning
 // ---------------------------------------------------------------------------------------------
 static_assert(TVM_FFI_VERSION_MAJOR == 0, "major version");
 static_assert(TVM_FFI_VERSION_MINOR == 1, "minor version");
@@ -25,7 +25,7 @@ static_assert(offsetof(TVMFFIVersion, minor) == 4, "TVMFFIVersion.minor");
 static_assert(offsetof(TVMFFIVersion, patch) == 8, "TVMFFIVersion.patch");
 
 // ---------------------------------------------------------------------------------------------
-// Section 2: DLPack structs, enums and flags
+// DLPack structs, enums and flags
 // ---------------------------------------------------------------------------------------------
 static_assert(sizeof(DLDevice) == 8 && alignof(DLDevice) == 4, "DLDevice size/align");
 static_assert(sizeof(DLDeviceType) == 4, "DLDeviceType is int32");
@@ -102,7 +102,7 @@ static_assert(kDLFloat6_e2m3fn == 15 && kDLFloat6_e3m2fn == 16 && kDLFloat4_e2m1
               "code 15-17");
 
 // ---------------------------------------------------------------------------------------------
-// Section 3: type indices
+// Type indices
 // ---------------------------------------------------------------------------------------------
 static_assert(sizeof(TVMFFITypeIndex) == 4, "TVMFFITypeIndex is int32");
 static_assert(kTVMFFIAny == -1 && kTVMFFINone == 0 && kTVMFFIInt == 1 && kTVMFFIBool == 2,
@@ -122,7 +122,7 @@ static_assert(kTVMFFIVisitInterrupt == 77 && kTVMFFIBigInt == 78 && kTVMFFIStati
 static_assert(kTVMFFIDynObjectBegin == 128, "index 128");
 
 // ---------------------------------------------------------------------------------------------
-// Section 4: the value cell
+// The value cell
 // ---------------------------------------------------------------------------------------------
 static_assert(sizeof(TVMFFIAny) == 16 && alignof(TVMFFIAny) == 8, "TVMFFIAny size/align");
 static_assert(offsetof(TVMFFIAny, type_index) == 0, "TVMFFIAny.type_index");
@@ -140,7 +140,7 @@ static_assert(offsetof(TVMFFIAny, v_uint64) == 8, "TVMFFIAny.v_uint64");
 static_assert(sizeof(TVMFFIAny::v_bytes) == 8, "TVMFFIAny.v_bytes is 8 bytes");
 
 // ---------------------------------------------------------------------------------------------
-// Section 5: object header, deleter flags, allocation hooks
+// Object header, deleter flags, allocation hooks
 // ---------------------------------------------------------------------------------------------
 static_assert(sizeof(TVMFFIObject) == 24 && alignof(TVMFFIObject) == 8, "TVMFFIObject");
 static_assert(offsetof(TVMFFIObject, combined_ref_count) == 0, "Object.combined_ref_count");
@@ -160,7 +160,7 @@ static_assert(offsetof(TVMFFICustomAllocator, allocate) == 0, "CustomAllocator.a
 static_assert(offsetof(TVMFFICustomAllocator, context) == 8, "CustomAllocator.context");
 
 // ---------------------------------------------------------------------------------------------
-// Section 6: object payload cells (offsets relative to handle + 24)
+// Object payload cells (offsets relative to handle + 24)
 // ---------------------------------------------------------------------------------------------
 static_assert(sizeof(TVMFFIByteArray) == 16 && alignof(TVMFFIByteArray) == 8, "ByteArray");
 static_assert(offsetof(TVMFFIByteArray, data) == 0, "ByteArray.data");
@@ -195,7 +195,7 @@ static_assert(offsetof(TVMFFISeqCell, capacity) == 16, "SeqCell.capacity");
 static_assert(offsetof(TVMFFISeqCell, data_deleter) == 24, "SeqCell.data_deleter");
 
 // ---------------------------------------------------------------------------------------------
-// Section 9: reflection structs and enums
+// Reflection structs and enums
 // ---------------------------------------------------------------------------------------------
 static_assert(sizeof(TVMFFIFieldInfo) == 120 && alignof(TVMFFIFieldInfo) == 8, "FieldInfo");
 static_assert(offsetof(TVMFFIFieldInfo, name) == 0, "FieldInfo.name");
@@ -277,7 +277,7 @@ struct StaticTypeKey {
   const char* key;
 };
 
-// Type keys of every static index (spec/ABI.md section 3).
+// Type keys of every static index (docs/abi.md, 'Type indices').
 constexpr StaticTypeKey kStaticTypeKeys[] = {
     {0, "None"},
     {1, "int"},

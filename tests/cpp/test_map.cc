@@ -34,7 +34,7 @@ using tvm::ffi::Map;
 using tvm::ffi::String;
 using tvm::ffi::TypeTraits;
 
-// ---- an independent reader of the ABI section 6 map layouts, written from the spec text only
+// ---- an independent reader of the map layouts, written from docs/abi.md, 'Maps and dicts' only
 
 template <typename T>
 T Load(const void* base, size_t offset) {
@@ -44,7 +44,7 @@ T Load(const void* base, size_t offset) {
 }
 
 /// Probe distance k: 0..15, T(6)..T(72), then T(n) for the sparse n that reference builds use
-/// (the list in container/map_base.h, cross-checked by tests/python/test_map_compat.py).
+/// (the list in container/map_base.h, cross-checked by tests/python/test_container_compat.py).
 uint64_t RefProbe(unsigned k) {
   if (k < 16) return k;
   constexpr unsigned kConsecutive = 16 + 67;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// test_object.cc: reference counting (ABI section 5), ObjectPtr/WeakObjectPtr/ObjectRef and
-// IsInstance.
+// test_object.cc: reference counting (docs/abi.md, 'The object header'),
+// ObjectPtr/WeakObjectPtr/ObjectRef and IsInstance.
 #include <gtest/gtest.h>
 #include <tvm/ffi/cast.h>
 #include <tvm/ffi/error.h>

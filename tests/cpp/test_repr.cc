@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// test_repr.cc: the exact formats of ffi.ReprPrint (PYTHON_API.md 4.7), hooks and cycles.
+// test_repr.cc: the exact formats of ffi.ReprPrint, hooks and cycles.
 #include <gtest/gtest.h>
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>

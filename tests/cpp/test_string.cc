@@ -33,7 +33,7 @@ const TVMFFIByteArray* HeapPayload(const TVMFFIAny& cell) {
                                                   sizeof(TVMFFIObject));
 }
 
-/// Reference StableHashBytes of ABI section 4, written independently of the headers.
+/// Reference StableHashBytes (docs/abi.md, 'Equality and hashing'), written apart from the headers.
 uint64_t RefHashBytes(std::string_view text) {
   uint64_t hash = 0;
   for (size_t pos = 0; pos < text.size(); pos += 8) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// test_type_table.cc: the type registry through the C API (ABI sections 3, 9 and 10).
+// test_type_table.cc: the type registry through the C API (docs/abi.md, 'Type indices' and
+// 'Type registration').
 #include <gtest/gtest.h>
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/c_api.h>
@@ -64,7 +65,7 @@ const TVMFFIAny* AttrRow(const TVMFFITypeAttrColumn* column, int32_t type_index)
 }
 
 // ------------------------------------------------------------------------------------------
-// Index allocation (ABI section 10)
+// Index allocation (docs/abi.md, 'Type registration')
 // ------------------------------------------------------------------------------------------
 
 TEST(TypeIndexAlloc, SameKeyReturnsSameIndex) {

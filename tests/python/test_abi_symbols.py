@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Check the dynamic symbols and SONAME of the installed ``libtvm_ffi.so`` against the spec.
+"""Check the dynamic symbols and SONAME of the installed ``libtvm_ffi.so``.
 
-The expected C exports are listed in ``exported_symbols.txt`` (taken from spec/ABI.md section 8).
+The expected C exports are listed in ``exported_symbols.txt``: the C functions of ``c_api.h``
+and ``c_env_api.h``, the symbol list of Apache TVM FFI 0.1.15 (docs/abi.md, 'Versioning and
+compatibility').
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Access paths (PYTHON_API.md section 19): builders, steps, prefixes, equality and repr."""
+"""Access paths: builders, steps, prefixes, equality and repr."""
 
 from __future__ import annotations
 

@@ -28,7 +28,8 @@ COMPAT_DIR = REPO_ROOT / "tests" / "compat"
 # Keep in sync with VERSIONS in scripts/fetch_reference_wheels.sh. Exactly 0.1.13 is the one
 # release whose headers allocate objects through TVMFFIGetCustomAllocator.
 VERSIONS = ("0.1.0", "0.1.13", "0.1.13.post0", "0.1.13.post2", "0.1.15.post2")
-# Spec 11.2 and 11.6: the stable-C host path loads a library through these global functions.
+# The module_* entries below follow the stable-C host path: ffi.Module.load_from_file.so, then
+# ffi.ModuleGetFunction (docs/abi.md, 'Loading a library').
 
 # What driver.cc prints when everything behaves; version_patch and runtime depend on the side.
 EXPECTED = {

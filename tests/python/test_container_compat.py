@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """Containers cross the ABI inline: code compiled against Apache's headers reads and builds
-arrays and maps (small and dense layouts, ABI.md section 6) that our runtime builds and reads.
+arrays and maps (docs/abi.md, 'Maps and dicts') that our runtime builds and reads.
 
 The library tests/compat/container_lib.cc is compiled against each cached reference header set
 (scripts/fetch_reference_wheels.sh) and loaded into this process, where our libtvm_ffi.so

@@ -205,7 +205,7 @@ def test_slice_assignment_into_empty_list() -> None:
     assert list(lst) == []
 
 
-# Hashing: List and Dict hash by content, as Apache's do (spec 4.3)
+# Hashing: List and Dict hash by content, as Apache's do
 
 
 @pytest.mark.parametrize("make", [List, Dict])

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Python <-> FFI value conversion for Function arguments and results (spec 2.1-2.3, 2.6)."""
+"""Python <-> FFI value conversion for Function arguments and results."""
 
 from __future__ import annotations
 
@@ -487,7 +487,7 @@ class HasDlpackDevice:
 def test_convert_keeps_objects_that_convert_only_as_arguments(cls: type) -> None:
     value = cls()
     assert tvm_ffi.convert(value) is value
-    assert echo(value) is not value  # a call still converts them (spec 2.2)
+    assert echo(value) is not value  # a call still converts them
 
 
 def test_convert_unknown_returns_opaque_object() -> None:

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Devices: DLDeviceType, Device, device() and their conversion (spec 8, rows 17 and 30 of 2.2)."""
+"""Devices: DLDeviceType, Device, device() and their conversion to and from call arguments."""
 
 from __future__ import annotations
 

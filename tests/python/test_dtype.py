@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Data types: tvm_ffi.dtype, core.DataType and dtype conversion (spec 9, rows 15-16, 27-29)."""
+"""Data types: tvm_ffi.dtype, core.DataType and dtype conversion."""
 
 from __future__ import annotations
 

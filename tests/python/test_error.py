@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Errors across the boundary: kinds, register_error, core.Error and tracebacks (section 12)."""
+"""Errors across the boundary: kinds, register_error, core.Error and tracebacks."""
 
 from __future__ import annotations
 

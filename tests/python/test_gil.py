@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The GIL is released during native calls unless Function.release_gil is False (2.6)."""
+"""The GIL is released during native calls unless Function.release_gil is False."""
 
 from __future__ import annotations
 

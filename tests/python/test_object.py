@@ -241,7 +241,7 @@ def test_function_cannot_be_pickled() -> None:
         pickle.dumps(make_object())
 
 
-# sentinels (4.8)
+# sentinels
 
 
 def test_sentinel_reprs() -> None:

@@ -38,14 +38,24 @@ ObjectDerived = tvm_ffi.register_object(
 )
 
 
+def bind_testing_classes() -> None:
+    """Give the two types back to tvm_ffi.testing's classes."""
+    tvm_ffi.register_object("testing.TestIntPair")(tvm_ffi.testing.TestIntPair)
+    tvm_ffi.register_object("testing.TestObjectDerived")(tvm_ffi.testing.TestObjectDerived)
+
+
+# The decorators above bound this module's classes at import; other modules collected in the
+# same process must not see them before this module's tests run (own_classes_registered).
+bind_testing_classes()
+
+
 @pytest.fixture(autouse=True, scope="module")
 def own_classes_registered() -> Iterator[None]:
     """Bind this module's classes while its tests run; then tvm_ffi.testing's again."""
     tvm_ffi.register_object("testing.TestIntPair")(IntPair)
     tvm_ffi.register_object("testing.TestObjectDerived")(ObjectDerived)
     yield
-    tvm_ffi.register_object("testing.TestIntPair")(tvm_ffi.testing.TestIntPair)
-    tvm_ffi.register_object("testing.TestObjectDerived")(tvm_ffi.testing.TestObjectDerived)
+    bind_testing_classes()
 
 
 def make_base() -> ObjectBase:
@@ -296,7 +306,7 @@ def test_registering_a_class_replaces_the_ancestor_class_resolved_before(run_pyt
     assert printed == ["True", "False", "Derived"]
 
 
-# Re-registration once wrappers exist (spec 3). Run in a child process: which classes have
+# Re-registration once wrappers exist. Run in a child process: which classes have
 # made wrappers is process-wide state.
 REREGISTER_SCRIPT = r"""
 import tvm_ffi

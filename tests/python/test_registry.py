@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The global function registry (spec section 3)."""
+"""The global function registry."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Object.__repr__ through the native printer ffi.ReprPrint: exact strings (4.7)."""
+"""Object.__repr__ through the native printer ffi.ReprPrint: exact strings."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""JSON graph serialization (PYTHON_API.md section 18) and object pickling through it (4.2)."""
+"""JSON graph serialization, and object pickling through it."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Shape: a tuple of ints backed by a native ffi.Shape object (PYTHON_API.md section 7)."""
+"""Shape: a tuple of ints backed by a native ffi.Shape object."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Python signals interrupt native code that polls TVMFFIEnvCheckSignals (2.6)."""
+"""Python signals interrupt native code that polls TVMFFIEnvCheckSignals."""
 
 from __future__ import annotations
 

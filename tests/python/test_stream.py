@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""tvm_ffi.stream: per-thread current streams (spec 13)."""
+"""tvm_ffi.stream: per-thread current streams."""
 
 from __future__ import annotations
 

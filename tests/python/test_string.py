@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""core.String and core.Bytes: str/bytes subclasses that cache their FFI object (section 6)."""
+"""core.String and core.Bytes: str/bytes subclasses that cache their FFI object."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Structural equality, hashing, keys, walks and visits (PYTHON_API.md section 17).
+"""Structural equality, hashing, keys, walks and visits.
 
 Expected values marked "Apache" were printed by Apache tvm_ffi 0.1.15.post2 for the same input.
 """

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""structural_map, structural_mutate and StructuralMutator (PYTHON_API.md section 17, 0.1.15)."""
+"""structural_map, structural_mutate and StructuralMutator (as in Apache's 0.1.15)."""
 
 from __future__ import annotations
 

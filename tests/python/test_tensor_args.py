@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Tensors and streams as call arguments (spec 2.2 rows 2, 7-11) and tensor results (2.3)."""
+"""Tensors and streams as call arguments, and tensors as results."""
 
 from __future__ import annotations
 
@@ -596,3 +596,31 @@ def test_tensors_retained_by_other_threads() -> None:
     assert all(r.data_ptr() == source.data_ptr() for r in results)
     results.clear()
     gc.collect()
+
+
+def test_a_retained_argument_is_not_recycled_by_later_calls() -> None:
+    """Argument tensors live in pooled blocks: a block the callee kept is never reused."""
+    first = np.arange(4.0)
+    kept = ECHO(first)
+    for value in range(64):
+        assert ECHO(np.full(3, float(value))).shape == (3,)
+    assert kept.data_ptr() == first.ctypes.data
+    assert np.from_dlpack(kept).tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+def test_alternating_argument_types_each_convert_by_their_own_rule() -> None:
+    """The one-entry caches in front of the per-type rule and exchange-API lookups never give a
+    value the previous type's conversion."""
+    torch = _torch()
+    array = np.arange(3.0)
+    tensor = torch.arange(2.0)
+    device = tvm_ffi.Device("cpu", 0)
+    for _ in range(3):
+        assert isinstance(ECHO(array), tvm_ffi.Tensor)
+        assert isinstance(ECHO(tensor), torch.Tensor)
+        assert ECHO(device) == device
+        assert ECHO(array).shape == (3,)
+        assert tvm_ffi.from_dlpack(tensor).shape == (2,)
+        assert tvm_ffi.from_dlpack(array).shape == (3,)
+        wrapped = core.DLTensorTestWrapper(tvm_ffi.from_dlpack(array))
+        assert tvm_ffi.from_dlpack(wrapped).shape == (3,)

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """tvm_ffi.testing: globals as attributes, helpers, markers, the GPU lock and the test classes,
-including the native hash / equality hooks of the testing library's types (spec 21)."""
+including the native hash / equality hooks of the testing library's types."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""tvm_ffi.utils: FileLock, the kwargs wrappers, unpack_dataclass and embed_cubin (section 22)."""
+"""tvm_ffi.utils: FileLock, the kwargs wrappers, unpack_dataclass and embed_cubin."""
 
 from __future__ import annotations
 

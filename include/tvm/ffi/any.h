@@ -304,7 +304,7 @@ inline std::optional<TVMFFIByteArray> StringOrBytesContent(const TVMFFIAny* cell
   return StringLikeView(cell, true);
 }
 
-/// Hash of a cell per ABI section 4 (strings by content, everything else by bits).
+/// Hash of a cell (docs/abi.md, 'Equality and hashing'): strings by content, the rest by bits.
 inline uint64_t AnyHashCell(const TVMFFIAny* cell) {
   switch (cell->type_index) {
     case TypeIndex::kTVMFFISmallStr:
@@ -331,7 +331,7 @@ inline int StringFamily(int32_t type_index) {
   return 0;
 }
 
-/// Equality of cells per ABI section 4.
+/// Equality of cells (docs/abi.md, 'Equality and hashing').
 inline bool AnyEqualCell(const TVMFFIAny* lhs, const TVMFFIAny* rhs) {
   if (lhs->type_index == rhs->type_index && lhs->zero_padding == rhs->zero_padding &&
       lhs->v_uint64 == rhs->v_uint64) {

@@ -96,12 +96,12 @@ namespace tvm {
 namespace ffi {
 namespace details {
 
-/// Combines a hash with a value (ABI section 4), in wrapping uint64 arithmetic.
+/// Combines a hash with a value (docs/abi.md, 'Equality and hashing'), in wrapping uint64.
 TVM_FFI_INLINE uint64_t StableHashCombine(uint64_t key, uint64_t value) {
   return key ^ (value + 0x9e3779b9 + (key << 6) + (key >> 2));
 }
 
-/// Hashes bytes in 8-byte little-endian chunks modulo 2^31-1 (ABI section 4).
+/// Hashes bytes in 8-byte little-endian chunks modulo 2^31-1 (docs/abi.md, 'Equality and hashing').
 inline uint64_t StableHashBytes(const void* data, size_t size) {
   constexpr uint64_t kMultiplier = 1099511628211ULL;
   constexpr uint64_t kModulus = 2147483647ULL;

@@ -168,7 +168,7 @@ inline void SetSafeCallRaised(const Error& err) {
 [[noreturn]] TVM_FFI_NO_INLINE TVM_FFI_COLD_CODE inline void ThrowSafeCallError(int ret) {
   if (ret == -2) throw EnvErrorAlreadySet();
   Error error = MoveFromSafeCallRaised();
-  // Every C++ layer an error passes through adds its frames (ABI section 7).
+  // Every C++ layer an error passes through adds its frames (docs/abi.md, 'The error protocol').
   error.UpdateBacktrace(TVMFFIBacktrace(nullptr, 0, nullptr, 0), kTVMFFIBacktraceUpdateModeAppend);
   throw error;
 }

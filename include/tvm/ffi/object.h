@@ -36,7 +36,7 @@ inline void AcquireBeforeDelete() { std::atomic_thread_fence(std::memory_order_a
 #endif
 }  // namespace details
 
-/// The type keys of the predefined type indices (ABI section 3).
+/// The type keys of the predefined type indices (docs/abi.md, 'Type indices').
 struct StaticTypeKey {
   static constexpr const char* kTVMFFIAny = "Any";
   static constexpr const char* kTVMFFINone = "None";
@@ -443,7 +443,7 @@ struct ObjectUnsafe {
   }
 };
 
-/// Whether an object of index `object_index` is a TargetType (ABI section 10).
+/// Whether an object of index `object_index` is a TargetType (docs/abi.md, 'Type registration').
 template <typename TargetType>
 TVM_FFI_INLINE bool IsObjectInstance(int32_t object_index) {
   if constexpr (std::is_same_v<TargetType, Object>) {
@@ -578,7 +578,7 @@ inline ObjectPtr<BaseType> GetObjectPtr(ObjType* ptr) {
   static const constexpr bool _type_final [[maybe_unused]] = true;       \
   TVM_FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType)
 
-/// Declares a predefined type whose class sets `_type_index` itself (ABI section 3).
+/// Declares a predefined type whose class sets `_type_index` itself (docs/abi.md, 'Type indices').
 #define TVM_FFI_DECLARE_OBJECT_INFO_STATIC(TypeKey, TypeName, ParentType) \
   static constexpr const char* _type_key = TypeKey;                       \
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC_INDEX_(TypeName, ParentType)

@@ -2,20 +2,6 @@
 # any.pxi: CAny, an owned FFI value cell, and its conversion back to a Python value.
 
 
-cdef int pack_owned_any(object value, TVMFFIAny* out) except -1:
-    """Converts value as a call argument would be, into an owned cell (out must be None)."""
-    cdef TVMFFIAny view
-    cdef TVMFFIObjectHandle temp = NULL
-    TVMFFIPySetNone(&view)
-    try:
-        convert_arg(value, &view, &temp)
-        CHECK_CALL(TVMFFIAnyViewToOwnedAny(&view, out))
-    finally:
-        if temp != NULL:
-            TVMFFIObjectDecRef(temp)
-    return 0
-
-
 cdef class CAny:
     """An owned FFI value (a ``TVMFFIAny`` cell holding its own reference).
 
@@ -41,7 +27,7 @@ cdef class CAny:
 
     def __init__(self, value=None):
         if value is not None:
-            pack_owned_any(value, &self.cdata)
+            convert_to_owned(value, &self.cdata, NULL)
 
     def __dealloc__(self):
         if self.cdata.type_index >= kTVMFFIStaticObjectBegin and self.cdata.v_obj != NULL:
@@ -72,7 +58,7 @@ cdef CAny cany_from_value(object value):
     """A new CAny holding value (packing errors propagate)."""
     cdef CAny result = CAny.__new__(CAny)
     if value is not None:
-        pack_owned_any(value, &result.cdata)
+        convert_to_owned(value, &result.cdata, NULL)
     return result
 
 

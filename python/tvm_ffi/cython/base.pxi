@@ -192,11 +192,11 @@ cdef extern from "tvm/ffi/extra/c_env_api.h":
 
 
 cdef extern from "tvm_ffi_python_helpers.h":
+    int (*tvm_ffi_py_raise_ffi_error)() except -1
     int TVMFFIPyMakeMlirPackedFunction(void* mlir_symbol, void* keep_alive,
                                        void (*deleter)(void*) noexcept,
-                                       TVMFFIObjectHandle* out) nogil
+                                       TVMFFIObjectHandle* out) except -1
     void TVMFFIPyRegisterFrontendHooks() nogil
-    int TVMFFIPyIsObjectIndex(int32_t type_index) nogil
     void TVMFFIPySetNone(TVMFFIAny* cell) nogil
     void TVMFFIPySetObject(TVMFFIAny* cell, TVMFFIObjectHandle handle) nogil
     TVMFFIObjectHandle TVMFFIPyCellObject(const TVMFFIAny* cell) nogil
@@ -208,16 +208,17 @@ cdef extern from "tvm_ffi_python_helpers.h":
     TVMFFIByteArray TVMFFIPyStringCellView(const TVMFFIAny* cell) nogil
     object TVMFFIPyNewInstance(object cls, object args)
     object TVMFFIPyNewInstanceFrom(object base, object cls, object args)
-    ctypedef int (*TVMFFIPyCallbackBody)(void*, const TVMFFIAny*, int32_t, TVMFFIAny*) except -2
+    ctypedef int (*TVMFFIPyCallbackBody)(void*, const TVMFFIAny*, int32_t, TVMFFIAny*) except -1
     ctypedef int (*TVMFFIPyErrorSink)(object) noexcept
     int TVMFFIPyRunCallback(TVMFFIPyCallbackBody body, TVMFFIPyErrorSink sink, void* self,
                             const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) noexcept
-    int TVMFFIPySetIntCell(PyObject* value, TVMFFIAny* cell, int32_t type_index) nogil
+    int TVMFFIPySetIntCell(PyObject* value, TVMFFIAny* cell, int32_t type_index,
+                           int* out_fits) nogil
     PyObject* TVMFFIPyTupleItem(object tuple, Py_ssize_t index)
     PyObject* TVMFFIPyListItemOrNull(list items, Py_ssize_t index)
     PyObject* TVMFFIPySlotGet(object obj, Py_ssize_t offset)
     void TVMFFIPySlotSet(object obj, Py_ssize_t offset, object value)
-    int TVMFFIPyTrySetExactInt(PyObject* value, TVMFFIAny* cell) nogil
+    int TVMFFIPySetExactIntCell(PyObject* value, TVMFFIAny* cell, int* out_done) nogil
     int TVMFFIPySetSmallStr(TVMFFIAny* cell, int32_t type_index, const char* data,
                             size_t size) nogil
 
@@ -257,6 +258,14 @@ cdef inline int CHECK_CALL(int ret) except -1:
     if ret == 0:
         return 0
     return raise_ffi_error(ret)
+
+
+cdef int raise_raised_ffi_error() except -1:
+    """The C helpers' way to turn the raised FFI error into a Python exception."""
+    return raise_ffi_error(-1)
+
+
+tvm_ffi_py_raise_ffi_error = raise_raised_ffi_error
 
 
 # Caches keyed by a Python class hold at most this many classes: a full one is emptied, so that

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # container.pxi: native fast paths of the containers (length, indexing, construction).
+from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.number cimport PyNumber_Index
 
 
@@ -7,7 +8,7 @@ cdef class CContainerBase(CObject):
     """Native base of Array, List, Map and Dict."""
 
     # The framework of the tensor arguments of the call that returned this container: its
-    # tensors come back as that framework's tensors (spec 2.3).
+    # tensors come back as that framework's tensors.
     cdef const DLPackExchangeAPI* exchange_api
 
     def _init_from_builtin(self, str constructor, tuple items):
@@ -88,51 +89,3 @@ cdef object element_value(const TVMFFISeqCell* cell, int64_t position,
     if api != NULL:
         return make_framework_result(&owned, api)
     return make_result(&owned)
-
-
-cdef object make_framework_result(TVMFFIAny* owned, const DLPackExchangeAPI* api):
-    """make_result for a framework's call: tensors become its tensors, containers keep the tag."""
-    if owned.type_index == kTVMFFITensor:
-        return tensor_to_framework(TVMFFIPyCellObject(owned), api)
-    cdef bint is_container = is_container_index(owned.type_index)
-    value = make_result(owned)
-    if is_container and isinstance(value, CContainerBase):
-        (<CContainerBase>value).exchange_api = api
-    return value
-
-
-cdef int note_container_framework(CObject container) except -1:
-    """A tagged container argument tags the call, and the first non-CPU tensor inside it
-    gives the call's stream (spec 2.2 row 3)."""
-    cdef TVMFFIPyCallContext* ctx = TVMFFIPyCurrentCallContext()
-    cdef const DLPackExchangeAPI* api
-    cdef void* stream = NULL
-    cdef DLDevice device
-    if ctx == NULL or not isinstance(container, CContainerBase):
-        return 0
-    api = (<CContainerBase>container).exchange_api
-    if api == NULL:
-        return 0
-    if ctx.exchange_api == NULL:
-        ctx.exchange_api = api
-    if ctx.has_stream:
-        return 0
-    found = first_non_cpu_device(container)
-    if found is None:
-        return 0
-    device = (<Device>found).cdevice
-    api.current_work_stream(device.device_type, device.device_id, &stream)
-    TVMFFIPyCallContextOfferStream(ctx, device, stream)
-    return 0
-
-
-cdef object first_non_cpu_device(CObject container):
-    """The device of the first non-CPU tensor inside container, or None. Called directly:
-    going through Function.__call__ would tag that call again and recurse."""
-    cdef TVMFFIAny arg
-    cdef TVMFFIAny result
-    func = _get_builtin_func("ffi.ContainerFindFirstNonCPUDevice")
-    TVMFFIPySetObject(&arg, container.chandle)
-    TVMFFIPySetNone(&result)
-    CHECK_CALL(TVMFFIFunctionCall((<CObject>func).chandle, &arg, 1, &result))
-    return make_result(&result)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# device.pxi: Device, a value class holding a DLDevice (spec 8).
+# device.pxi: Device, a value class holding a DLDevice.
 import enum
 
 

@@ -81,40 +81,36 @@ cdef extern from "tvm_ffi_python_dlpack.h":
     const char* kTVMFFIPyUsedDLTensorVersioned
     const char* kTVMFFIPyExchangeAPI
 
-    ctypedef struct TVMFFIPyCallContext:
-        const DLPackExchangeAPI* exchange_api
-        int has_stream
-        DLDevice stream_device
-        void* stream
-
     DLTensor* TVMFFIPyTensorCell(TVMFFIObjectHandle handle) nogil
-    int TVMFFIPyTensorToCapsule(TVMFFIObjectHandle handle, int versioned, PyObject** out)
+    int TVMFFIPyTensorToCapsule(TVMFFIObjectHandle handle, int versioned,
+                                PyObject** out) except -1
     object TVMFFIPyCallDLPackVersioned(object obj, object method_name, object kwnames,
                                        object version, object stream)
-    int TVMFFIPyTensorViewOfBorrowed(const DLTensor* tensor, TVMFFIObjectHandle* out) nogil
+    int TVMFFIPyTensorViewOfBorrowed(const DLTensor* tensor, TVMFFIObjectHandle* out) except -1
     int TVMFFIPyIsReadableMemory(const void* address, size_t size) nogil
-    TVMFFIPyCallContext* TVMFFIPySwapCallContext(TVMFFIPyCallContext* ctx) nogil
-    TVMFFIPyCallContext* TVMFFIPyCurrentCallContext() nogil
-    void TVMFFIPyCallContextOfferStream(TVMFFIPyCallContext* ctx, DLDevice device,
-                                        void* stream) nogil
 
 
 cdef extern from "tvm_ffi_python_tensor.h":
     enum:
-        kTVMFFIPyViewUnsupported
+        kTVMFFIPyViewMade
         kTVMFFIPyViewReadOnly
+        kTVMFFIPyViewUnsupported
         kTVMFFIPyViewMisaligned
 
     void TVMFFIPyDecRefHoldingGIL(TVMFFIObjectHandle handle)
     void TVMFFIPyReleaseArgument(TVMFFIObjectHandle handle)
     void TVMFFIPySettleArgumentTensor(TVMFFIObjectHandle handle)
     int TVMFFIPyTensorFromFrameworkView(const DLTensor* view, PyObject* owner,
-                                        PyObject* storage_getter, TVMFFIObjectHandle* out)
-    int TVMFFIPyTensorFromNumpy(object obj, TVMFFIObjectHandle* out)
+                                        PyObject* storage_getter, TVMFFIObjectHandle* out,
+                                        int* out_status) except -1
     size_t TVMFFIPyElementAlignment(DLDataType dtype) nogil
     int TVMFFIPyIsMisaligned(const DLTensor* tensor) nogil
     int TVMFFIPyMayBeTorchNegativeView(const DLTensor* view) nogil
     DLManagedTensorVersioned* TVMFFIPyManagedTensorHeldBy(const DLTensor* view, object owner,
                                                           uint64_t flags) except NULL
-    int TVMFFIPyLearnVersionedTensors()
+    int TVMFFIPyLearnVersionedTensors() except -1
     int TVMFFIPyIsReadOnlyTensor(TVMFFIObjectHandle handle) nogil
+
+
+cdef extern from "tvm_ffi_python_numpy.h":
+    int TVMFFIPyTensorFromNumpy(object obj, TVMFFIObjectHandle* out, int* out_status) except -1

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-# dlpack_import.pxi: from_dlpack (spec 10.2): exchange API, __dlpack__ producers and capsules.
+# dlpack_import.pxi: DLPack tensors into Tensors (from_dlpack, and tensor arguments): exchange
+# API, __dlpack__ producers and capsules.
 
 cdef bint _SKIP_EXCHANGE_API = os.environ.get("TVM_FFI_SKIP_DLPACK_C_EXCHANGE_API", "0") == "1"
 # Python type -> address of its DLPackExchangeAPI (0 when it has none usable).
@@ -120,7 +121,7 @@ cdef TVMFFIObjectHandle exchange_to_handle(const DLPackExchangeAPI* api, object 
     cdef TVMFFIObjectHandle handle = NULL
     cdef DLTensor view
     cdef PyObject* storage_getter = NULL
-    cdef int ret
+    cdef int status
     if api.dltensor_from_py_object_no_sync != NULL and alignment == 0 and contiguous == 0:
         api.dltensor_from_py_object_no_sync(<void*>value, &view)
         owner = value
@@ -133,10 +134,10 @@ cdef TVMFFIObjectHandle exchange_to_handle(const DLPackExchangeAPI* api, object 
                 storage_getter = <PyObject*>_torch_untyped_storage
             else:
                 owner = _torch_untyped_storage(value)
-        ret = TVMFFIPyTensorFromFrameworkView(&view, <PyObject*>owner, storage_getter, &handle)
-        if ret == kTVMFFIPyViewMisaligned:
+        TVMFFIPyTensorFromFrameworkView(&view, <PyObject*>owner, storage_getter, &handle,
+                                        &status)
+        if status == kTVMFFIPyViewMisaligned:
             raise_misaligned(&view, for_call)
-        CHECK_CALL(ret)
         return handle
     if is_torch:
         reject_lazy_torch_bits(value, True, True)
@@ -265,14 +266,15 @@ cdef str capsule_name(object capsule):
 
 
 cdef TVMFFIObjectHandle producer_to_handle(object value, int32_t alignment, int32_t contiguous,
-                                           bint for_call) except NULL:
+                                           bint for_call, CallContext* ctx) except NULL:
     """An owning Tensor from ``value.__dlpack__()``; a torch tensor's Tensor holds its storage
     (torch's own capsule holds only the tensor, whose storage torch.Tensor.set_ can swap)."""
     holder = None
     if is_torch_tensor_class(type(value)):
         reject_lazy_torch_bits(value, True, True)
         holder = _torch_untyped_storage(value)
-    return capsule_to_handle(call_dlpack(value), alignment, contiguous, for_call, holder)
+    return capsule_to_handle(call_dlpack(value, ctx), alignment, contiguous, for_call,
+                             holder)
 
 
 cdef int raise_bad_capsule(object capsule) except -1:
@@ -287,7 +289,7 @@ cdef int raise_bad_capsule(object capsule) except -1:
                      f"got '{text}'")
 
 
-cdef object consumer_stream_of(object value):
+cdef object consumer_stream_of(object value, const CallContext* ctx):
     """DLPack's ``stream`` argument for ``value.__dlpack__``: the stream the data will be used
     on, so that the producer orders its pending work before it. None (no stream) for memory
     other than CUDA and ROCm; for CUDA, 1 stands for the legacy default stream (0 is not
@@ -301,7 +303,6 @@ cdef object consumer_stream_of(object value):
         return None  # no usable device to order on; the capsule still carries its own
     if device_type != kDLCUDA and device_type != kDLROCM:
         return None
-    cdef TVMFFIPyCallContext* ctx = TVMFFIPyCurrentCallContext()
     cdef void* stream
     if (ctx != NULL and ctx.has_stream and ctx.stream_device.device_type == device_type
             and ctx.stream_device.device_id == device_id):
@@ -313,10 +314,10 @@ cdef object consumer_stream_of(object value):
     return <uint64_t>stream
 
 
-cdef object call_dlpack(object value):
+cdef object call_dlpack(object value, const CallContext* ctx):
     """``value.__dlpack__()``, versioned when the producer takes ``max_version``, and with the
     consumer's stream for GPU memory unless the producer predates the ``stream`` argument."""
-    stream = consumer_stream_of(value)
+    stream = consumer_stream_of(value, ctx)
     if stream is not None:
         try:
             return call_dlpack_with(value, stream)
@@ -354,18 +355,10 @@ cdef TVMFFIObjectHandle dlpack_to_handle(object value, int32_t alignment,
     """An owning Tensor handle for a __dlpack__ producer or a capsule; NULL never returned."""
     cdef const DLPackExchangeAPI* api = cached_exchange_api(type(value))
     cdef TVMFFIObjectHandle handle = NULL
-    cdef int ret
     if api == NULL and alignment == 0 and contiguous == 0 and is_exact_ndarray(type(value)):
-        # A view read from the array itself: faster than __dlpack__, and it works for
-        # read-only arrays on every NumPy version.
-        ret = TVMFFIPyTensorFromNumpy(value, &handle)
-        if ret == 0:
+        handle = numpy_array_to_handle(value, False)
+        if handle != NULL:
             return handle
-        if ret == kTVMFFIPyViewReadOnly:
-            return read_only_numpy_to_handle(value, handle)
-        if ret == kTVMFFIPyViewMisaligned:
-            raise_misaligned_array(value, False)
-        CHECK_CALL(ret if ret < 0 else 0)
     if api != NULL:
         # Called through a noexcept pointer and checked by hand: a try/except here would save
         # and restore the handled-exception state on every call.
@@ -379,7 +372,7 @@ cdef TVMFFIObjectHandle dlpack_to_handle(object value, int32_t alignment,
     if PyCapsule_CheckExact(value):
         return capsule_to_handle(value, alignment, contiguous, False, None)
     if hasattr(value, "__dlpack__"):
-        return producer_to_handle(value, alignment, contiguous, False)
+        return producer_to_handle(value, alignment, contiguous, False, NULL)
     raise TypeError("Expect from_dlpack to take either a compatible tensor or PyCapsule")
 
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # dlpack_test_wrapper.pxi: DLTensorTestWrapper, a tensor class publishing its own DLPack exchange
-# API, for tests of the framework fast path (spec 4.8, 10.3) without a framework installed.
+# API, for tests of the framework fast path without a framework installed.
 
 
 cdef int test_wrapper_to_managed(void* py_object, DLManagedTensorVersioned** out) except -1:

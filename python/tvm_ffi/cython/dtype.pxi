@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-# dtype.pxi: DataType, a value class holding a DLDataType (spec 9.2), and the conversion of
-# returned DataType cells into the Python ``tvm_ffi.dtype`` class (9.3).
+# dtype.pxi: DataType, a value class holding a DLDataType, and the conversion of
+# returned DataType cells into the Python ``tvm_ffi.dtype`` class.
 from libc.stdint cimport int16_t
 
 

@@ -4,7 +4,7 @@ import atexit
 
 _register_object_class(kTVMFFIObject, Object)
 _register_object_class(kTVMFFIError, Error)
-_register_object_class(kTVMFFIFunction, _vectorcall_function)
+_register_object_class(kTVMFFIFunction, Function)
 _register_object_class(kTVMFFIOpaquePyObject, OpaquePyObject)
 _register_object_class(kTVMFFITensor, Tensor)
 Object.register(OpaquePyObject)
@@ -20,6 +20,3 @@ KWARGS = wrap_sentinel(_KwargsObject, _get_builtin_func("ffi.GetKwargsObject"))
 
 TVMFFIPyRegisterFrontendHooks()
 atexit.register(_stop_native_entries_at_exit)
-
-# Python code sees the vectorcall subclass as Function (Cython code keeps the base class).
-globals()["Function"] = _vectorcall_function

@@ -3,7 +3,7 @@
 
 __dlpack_version__ = (DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION)
 # Lets TVMFFIPyIsReadOnlyTensor recognise the runtime's read-only imports.
-CHECK_CALL(TVMFFIPyLearnVersionedTensors())
+TVMFFIPyLearnVersionedTensors()
 
 
 cdef class Tensor(CObject):
@@ -137,11 +137,7 @@ cdef object tensor_to_capsule(Tensor tensor, bint versioned):
     if not versioned and TVMFFIPyIsReadOnlyTensor(live_handle(tensor)):
         raise BufferError("Cannot export a read-only Tensor as a legacy DLPack capsule, which "
                           "cannot mark it read-only; ask for max_version=(1, 0) or later")
-    cdef int ret = TVMFFIPyTensorToCapsule(live_handle(tensor), versioned, &capsule)
-    if ret == -1:
-        CHECK_CALL(ret)
-    if ret == -2:
-        raise MemoryError("cannot create a DLPack capsule")
+    TVMFFIPyTensorToCapsule(live_handle(tensor), versioned, &capsule)
     result = <object>capsule
     Py_DECREF(result)  # <object> took a new reference; the capsule's own one is dropped
     return result
@@ -167,5 +163,5 @@ def _set_class_tensor(cls) -> None:
 cdef object make_tensor_from_borrowed(const DLTensor* tensor):
     """A Tensor that views a borrowed DLTensor* without owning it (valid during the call)."""
     cdef TVMFFIObjectHandle handle = NULL
-    CHECK_CALL(TVMFFIPyTensorViewOfBorrowed(tensor, &handle))
+    TVMFFIPyTensorViewOfBorrowed(tensor, &handle)
     return make_object_from_handle(handle)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* tvm_ffi_python_dlpack.h: DLPack capsules and the per-call tensor context of the Cython core.
+/* tvm_ffi_python_dlpack.h: DLPack capsules and tensor views of the Cython core.
  * Only stable-ABI PyCapsule functions are used, so this works under the limited API. */
 #ifndef TVM_FFI_PYTHON_DLPACK_H_
 #define TVM_FFI_PYTHON_DLPACK_H_
@@ -8,16 +8,10 @@
 #include <dlpack/dlpack.h>
 #include <stdlib.h>
 #include <tvm/ffi/c_api.h>
+
+#include "tvm_ffi_python_helpers.h"
 #if !defined(_WIN32)
 #include <unistd.h>
-#endif
-
-/* Initial-exec TLS: a plain load instead of a __tls_get_addr call on every access. The few
- * bytes come from the static TLS space glibc reserves for dlopen'ed modules. */
-#if defined(_MSC_VER)
-#define TVMFFI_PY_THREAD_LOCAL __declspec(thread)
-#else
-#define TVMFFI_PY_THREAD_LOCAL __thread __attribute__((tls_model("initial-exec")))
 #endif
 
 static const char kTVMFFIPyDLTensor[] = "dltensor";
@@ -62,22 +56,21 @@ static void TVMFFIPyVersionedCapsuleDestructor(PyObject* capsule) {
   if (managed->deleter != NULL) managed->deleter(managed);
 }
 
-/* Exports the tensor as a new capsule in *out. Returns 0, or -1 with the FFI error raised,
- * or -2 with a Python exception set. */
+/* Exports the tensor as a new capsule in *out. */
 static inline int TVMFFIPyTensorToCapsule(TVMFFIObjectHandle handle, int versioned,
                                           PyObject** out) {
   if (versioned) {
     DLManagedTensorVersioned* managed = NULL;
-    if (TVMFFITensorToDLPackVersioned(handle, &managed) != 0) return -1;
+    if (TVMFFITensorToDLPackVersioned(handle, &managed) != 0) return tvm_ffi_py_raise_ffi_error();
     *out = PyCapsule_New(managed, kTVMFFIPyDLTensorVersioned, TVMFFIPyVersionedCapsuleDestructor);
     if (*out == NULL) managed->deleter(managed);
   } else {
     DLManagedTensor* managed = NULL;
-    if (TVMFFITensorToDLPack(handle, &managed) != 0) return -1;
+    if (TVMFFITensorToDLPack(handle, &managed) != 0) return tvm_ffi_py_raise_ffi_error();
     *out = PyCapsule_New(managed, kTVMFFIPyDLTensor, TVMFFIPyLegacyCapsuleDestructor);
     if (*out == NULL) managed->deleter(managed);
   }
-  return *out == NULL ? -2 : 0;
+  return *out == NULL ? -1 : 0;
 }
 
 /* A borrowed DLTensor* wrapped as a Tensor that does not own the memory it points to. */
@@ -86,15 +79,17 @@ static void TVMFFIPyFreeBorrowedView(DLManagedTensor* self) { free(self); }
 static inline int TVMFFIPyTensorViewOfBorrowed(const DLTensor* tensor, TVMFFIObjectHandle* out) {
   DLManagedTensor* managed = (DLManagedTensor*)malloc(sizeof(DLManagedTensor));
   if (managed == NULL) {
-    TVMFFIErrorSetRaisedFromCStr("MemoryError", "cannot allocate a tensor view");
+    PyErr_NoMemory();
     return -1;
   }
   managed->dl_tensor = *tensor;
   managed->manager_ctx = NULL;
   managed->deleter = TVMFFIPyFreeBorrowedView;
-  int ret = TVMFFITensorFromDLPack(managed, 0, 0, out);
-  if (ret != 0) free(managed);
-  return ret;
+  if (TVMFFITensorFromDLPack(managed, 0, 0, out) != 0) {
+    free(managed);
+    return tvm_ffi_py_raise_ffi_error();
+  }
+  return 0;
 }
 
 /* obj.__dlpack__(max_version=version[, stream=stream]) through vectorcall (no keyword
@@ -104,38 +99,6 @@ static inline PyObject* TVMFFIPyCallDLPackVersioned(PyObject* obj, PyObject* met
                                                     PyObject* stream) {
   PyObject* args[3] = {obj, version, stream};
   return PyObject_VectorcallMethod(method_name, args, 1, kwnames);
-}
-
-/* What the tensor arguments of the call being converted ask of the call's environment. */
-typedef struct {
-  /* The exchange API of the first framework tensor argument (results come back as its type). */
-  const DLPackExchangeAPI* exchange_api;
-  /* The stream of the first non-CPU tensor argument, installed for the call. */
-  int has_stream;
-  DLDevice stream_device;
-  void* stream;
-} TVMFFIPyCallContext;
-
-static TVMFFI_PY_THREAD_LOCAL TVMFFIPyCallContext* tvm_ffi_py_call_context = NULL;
-
-/* Makes ctx the context of this thread's argument conversion; returns the previous one. */
-static inline TVMFFIPyCallContext* TVMFFIPySwapCallContext(TVMFFIPyCallContext* ctx) {
-  TVMFFIPyCallContext* previous = tvm_ffi_py_call_context;
-  tvm_ffi_py_call_context = ctx;
-  return previous;
-}
-
-static inline TVMFFIPyCallContext* TVMFFIPyCurrentCallContext(void) {
-  return tvm_ffi_py_call_context;
-}
-
-/* Records the stream of the first non-CPU tensor argument. */
-static inline void TVMFFIPyCallContextOfferStream(TVMFFIPyCallContext* ctx, DLDevice device,
-                                                  void* stream) {
-  if (ctx == NULL || ctx->has_stream || device.device_type == kDLCPU) return;
-  ctx->has_stream = 1;
-  ctx->stream_device = device;
-  ctx->stream = stream;
 }
 
 #endif /* TVM_FFI_PYTHON_DLPACK_H_ */

@@ -9,12 +9,19 @@
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/extra/c_env_api.h>
 
+/* The return convention of the helpers in these headers: a helper that can fail returns 0 on
+ * success and -1 with a Python exception set (declared `except -1` in Cython). A helper whose
+ * job may not apply to its input says so through an out-flag, never through its return value.
+ * Predicates (TVMFFIPyIs...) return 1 or 0 and cannot fail. The exceptions are the safe calls
+ * native code makes into Python (TVMFFIPyCallbackFromNative), which follow the C ABI: 0, or -1
+ * with the FFI error raised. */
+
+/* Turns the FFI error raised on this thread into the pending Python exception and returns -1.
+ * The Cython core installs it at import: it knows the exception class of each error kind. */
+static int (*tvm_ffi_py_raise_ffi_error)(void) = NULL;
+
 /* The payload of an object starts right after its 24-byte header. */
 #define TVMFFI_PY_CELL(handle, type) ((type*)((char*)(handle) + sizeof(TVMFFIObject)))
-
-static inline int TVMFFIPyIsObjectIndex(int32_t type_index) {
-  return type_index >= kTVMFFIStaticObjectBegin;
-}
 
 static inline void TVMFFIPySetNone(TVMFFIAny* cell) {
   cell->type_index = kTVMFFINone;
@@ -72,9 +79,10 @@ static inline int TVMFFIPySetSmallStr(TVMFFIAny* cell, int32_t type_index, const
   return 0;
 }
 
-/* Writes the cell of an int (a PyLongObject, never another number); returns 1, with no
-   Python error set, when it does not fit in int64. Full builds read small ints directly. */
-static inline int TVMFFIPySetIntCell(PyObject* value, TVMFFIAny* cell, int32_t type_index) {
+/* Writes the cell of an int (a PyLongObject, never another number) when it fits in int64;
+ *out_fits says whether it did. Returns 0. Full builds read small ints directly. */
+static inline int TVMFFIPySetIntCell(PyObject* value, TVMFFIAny* cell, int32_t type_index,
+                                     int* out_fits) {
   long long v;
 #if !defined(Py_LIMITED_API) && PY_VERSION_HEX >= 0x030C0000
   if (PyUnstable_Long_IsCompact((PyLongObject*)value)) {
@@ -91,11 +99,15 @@ static inline int TVMFFIPySetIntCell(PyObject* value, TVMFFIAny* cell, int32_t t
   {
     int overflow = 0;
     v = PyLong_AsLongLongAndOverflow(value, &overflow);
-    if (overflow != 0) return 1;
+    if (overflow != 0) {
+      *out_fits = 0;
+      return 0;
+    }
   }
   cell->type_index = type_index;
   cell->zero_padding = 0;
   cell->v_int64 = v;
+  *out_fits = 1;
   return 0;
 }
 
@@ -135,9 +147,11 @@ static inline void TVMFFIPySlotSet(PyObject* obj, Py_ssize_t offset, PyObject* v
 }
 
 /* The fast path of argument conversion: writes the cell when value is an exact int that fits
-   in int64 and returns 1; returns 0 for anything else. */
-static inline int TVMFFIPyTrySetExactInt(PyObject* value, TVMFFIAny* cell) {
-  return Py_IS_TYPE(value, &PyLong_Type) && TVMFFIPySetIntCell(value, cell, kTVMFFIInt) == 0;
+   in int64; *out_done says whether it did. Returns 0. */
+static inline int TVMFFIPySetExactIntCell(PyObject* value, TVMFFIAny* cell, int* out_done) {
+  *out_done = 0;
+  if (!Py_IS_TYPE(value, &PyLong_Type)) return 0;
+  return TVMFFIPySetIntCell(value, cell, kTVMFFIInt, out_done);
 }
 
 /* An MLIR packed function void(void**) called with (handle, args, num_args, result, ret). */
@@ -167,15 +181,17 @@ static inline int TVMFFIPyMakeMlirPackedFunction(void* mlir_symbol, void* keep_a
                                                  void (*deleter)(void*), TVMFFIObjectHandle* out) {
   TVMFFIPyMlirPacked* fn = (TVMFFIPyMlirPacked*)malloc(sizeof(TVMFFIPyMlirPacked));
   if (fn == NULL) {
-    TVMFFIErrorSetRaisedFromCStr("MemoryError", "cannot allocate an MLIR function wrapper");
+    PyErr_NoMemory();
     return -1;
   }
   fn->packed = (void (*)(void**))mlir_symbol;
   fn->keep_alive = keep_alive;
   fn->deleter = deleter;
-  int ret = TVMFFIFunctionCreate(fn, TVMFFIPyMlirPackedCall, TVMFFIPyMlirPackedDelete, out);
-  if (ret != 0) free(fn);
-  return ret;
+  if (TVMFFIFunctionCreate(fn, TVMFFIPyMlirPackedCall, TVMFFIPyMlirPackedDelete, out) != 0) {
+    free(fn);
+    return tvm_ffi_py_raise_ffi_error();
+  }
+  return 0;
 }
 
 /* The pending Python exception (new reference, its traceback attached), clearing it; NULL when
@@ -195,8 +211,7 @@ static inline PyObject* TVMFFIPyTakeRaisedException(void) {
 #endif
 }
 
-/* The body of a Python callback: 0 or -1 as a safe call returns, -2 with a Python exception
-   pending. */
+/* The body of a Python callback: 0, or -1 with a Python exception set. */
 typedef int (*TVMFFIPyCallbackBody)(void* self, const TVMFFIAny* args, int32_t num_args,
                                     TVMFFIAny* result);
 /* Records a Python exception as this thread's raised FFI error; returns -1. */
@@ -207,14 +222,13 @@ typedef int (*TVMFFIPyErrorSink)(PyObject* exc);
    handled-exception state on every call (two C API calls under the limited API). */
 static inline int TVMFFIPyRunCallback(TVMFFIPyCallbackBody body, TVMFFIPyErrorSink sink, void* self,
                                       const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
-  int ret = body(self, args, num_args, result);
-  if (ret != -2) return ret;
+  if (body(self, args, num_args, result) == 0) return 0;
   PyObject* exc = TVMFFIPyTakeRaisedException();
   if (exc == NULL) {
     TVMFFIErrorSetRaisedFromCStr("RuntimeError", "a Python callback failed without an exception");
     return -1;
   }
-  ret = sink(exc);
+  int ret = sink(exc);
   Py_DECREF(exc);
   return ret;
 }

@@ -263,7 +263,7 @@ def _field_set(obj, field, value):
         return
     setter = <TVMFFIFieldSetter><void*><uint64_t>field.setter
     try:
-        convert_arg(value, &cell, &temp)
+        convert_arg(value, &cell, &temp, NULL)
         CHECK_CALL(setter(address, &cell))
     finally:
         if temp != NULL:

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// container/map_base.h: MapBaseObj, the storage shared by Map and Dict (ABI section 6 layouts).
+// container/map_base.h: MapBaseObj, the storage shared by Map and Dict; its layouts are in
+// docs/abi.md, 'Maps and dicts'.
 #ifndef TVM_FFI_CONTAINER_MAP_BASE_H_
 #define TVM_FFI_CONTAINER_MAP_BASE_H_
 
@@ -22,7 +23,7 @@ namespace details {
 /// Probe distances indexed by the low 7 bits of a slot's metadata byte (126 entries): 0..15,
 /// then triangular numbers T(n) = n(n+1)/2 for n = 6..72 (21 .. 2628), then T(n) for the
 /// sparser n of kMapLargeProbeIndex. Compiled C++ of every 0.1.x release walks dense chains
-/// with exactly these values (checked by tests/python/test_map_compat.py against reference
+/// with exactly these values (checked by tests/python/test_container_compat.py against reference
 /// builds), so they are part of the ABI. Entry 0 means "end of chain"; metadata bytes 0xFE and
 /// 0xFF are the protected and empty markers, so every valid jump index is below 126.
 inline constexpr uint64_t kMapLargeProbeIndex[] = {

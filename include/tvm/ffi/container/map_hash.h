@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// container/map_hash.h: key hashing and equality of Map/Dict (ABI section 4 plus type attrs).
+// container/map_hash.h: key hashing and equality of Map/Dict (docs/abi.md, 'Equality and hashing').
 #ifndef TVM_FFI_CONTAINER_MAP_HASH_H_
 #define TVM_FFI_CONTAINER_MAP_HASH_H_
 
@@ -53,7 +53,7 @@ inline Any TakeKeyHookResult(TVMFFIAny result) {
 
 /// Hash of a map key: the type's `__any_hash__` (an OpaquePtr to
 /// TVMFFIAny(const Any&) noexcept giving an int, or a Function (Any) -> int) when it registers
-/// one, else the ABI section 4 hash.
+/// one, else the hash of docs/abi.md, 'Equality and hashing'.
 inline uint64_t MapKeyHash(const Any& key) {
   const TVMFFIAny* cell = AnyUnsafe::TVMFFIAnyPtrFromAny(key);
   if (IsCustomizableKey(cell)) {
@@ -70,9 +70,9 @@ inline uint64_t MapKeyHash(const Any& key) {
   return AnyHashCell(cell);
 }
 
-/// Equality of map keys: bitwise or string content (ABI section 4); two objects of the same
-/// type that registers `__any_equal__` (OpaquePtr to TVMFFIAny(const Any&, const Any&) noexcept
-/// giving a bool, or a Function) are compared by it.
+/// Equality of map keys: bitwise or string content (docs/abi.md, 'Equality and hashing'); two
+/// objects of the same type that registers `__any_equal__` (OpaquePtr to TVMFFIAny(const Any&,
+/// const Any&) noexcept giving a bool, or a Function) are compared by it.
 inline bool MapKeyEqual(const Any& lhs, const Any& rhs) {
   const TVMFFIAny* a = AnyUnsafe::TVMFFIAnyPtrFromAny(lhs);
   const TVMFFIAny* b = AnyUnsafe::TVMFFIAnyPtrFromAny(rhs);
