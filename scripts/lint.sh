@@ -1,30 +1,124 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # lint.sh: every linter and formatter check, using tools installed by install_deps.sh.
+# Each tool's time is printed; JOBS (default 2) is the parallelism of the slow ones.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-py_dirs=(python tests)
+JOBS="${JOBS:-2}"
+# pip puts console scripts (clang-format, shellcheck, ...) next to the interpreter; a pyenv
+# shim for a freshly installed one may not exist yet.
+PATH="$(python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))'):${PATH}"
+
+# timed NAME CMD...: run CMD, then print how long it took.
+timed() {
+  local name="$1" start="${SECONDS}"
+  shift
+  echo "lint: ${name}"
+  "$@"
+  echo "lint: ${name} took $((SECONDS - start)) s"
+}
+
+# Every C/C++ file of the tree, tracked or new (git leaves out build trees and .cache).
+mapfile -t cxx_files < <(git ls-files -co --exclude-standard -- \
+  '*.h' '*.hpp' '*.c' '*.cc' '*.cpp' '*.cu' '*.cuh')
+# The Cython helper headers are checked but do not fail lint yet: the Cython layer is being
+# rewritten, and its headers get formatted and cleaned up as part of that.
+report_only=()
+checked=()
+for file in "${cxx_files[@]}"; do
+  case "${file}" in
+    python/tvm_ffi/cython/*) report_only+=("${file}") ;;
+    *) checked+=("${file}") ;;
+  esac
+done
+
+# Every shell script: scripts/, examples/*/run.sh, tests' scripts, and the CI entry point.
+mapfile -t shell_files < <(git ls-files -co --exclude-standard -- '*.sh' .ci/run)
+
+# clang-tidy analyses every source and every Cython helper header; the headers of include/ and
+# src/ through the sources that include them. .cu files need a CUDA toolkit, which lint does
+# not have: clang-format alone checks them.
+tidy_checked=()
+tidy_report_only=()
+for file in "${checked[@]}"; do
+  case "${file}" in
+    *.c | *.cc | *.cpp) tidy_checked+=("${file}") ;;
+  esac
+done
+for file in "${report_only[@]}"; do
+  case "${file}" in
+    *.h | *.c) tidy_report_only+=("${file}") ;;
+  esac
+done
+
+py_dirs=(python tests scripts)
 [ -d bench ] && py_dirs+=(bench)
 [ -d docs ] && py_dirs+=(docs)
 
-echo "lint: ruff check"
-python3 -m ruff check "${py_dirs[@]}"
-echo "lint: ruff format --check"
-python3 -m ruff format --check "${py_dirs[@]}"
+clang_format() {
+  clang-format --dry-run -Werror "${checked[@]}"
+  if [ "${#report_only[@]}" -gt 0 ] && ! clang-format --dry-run -Werror "${report_only[@]}" \
+    2>/dev/null; then
+    echo "lint: clang-format would change (report only, not a failure):"
+    clang-format --dry-run "${report_only[@]}" 2>&1 | grep -o '^[^ :]*:[0-9]*:[0-9]*: warning' \
+      | cut -d: -f1 | sort | uniq -c
+  fi
+}
 
-echo "lint: clang-format"
-cpp_dirs=()
-for d in include src tests/cpp; do
-  [ -d "$d" ] && cpp_dirs+=("$d")
-done
-if [ "${#cpp_dirs[@]}" -gt 0 ]; then
-  find "${cpp_dirs[@]}" -type f \( -name '*.h' -o -name '*.cc' -o -name '*.c' \) -print0 \
-    | xargs -0 -r clang-format --dry-run -Werror
-fi
+LINT_BUILD=build/lint
 
+# clang_tidy: configure CMake (no build) for its compilation database, add the files it does
+# not build, and run clang-tidy (.clang-tidy) on each translation unit, JOBS at a time.
+clang_tidy() {
+  cmake -B "${LINT_BUILD}/cmake" -DTVM_FFI_BUILD_TESTS=ON -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
+    >"${LINT_BUILD}/cmake.log"
+  python3 scripts/lint_compile_db.py "${LINT_BUILD}/cmake/compile_commands.json" \
+    "${LINT_BUILD}/tidy" "${tidy_checked[@]}"
+  # GCC-only warning flags of CMake's commands are unknown to clang.
+  local tidy=(run-clang-tidy.py -quiet -hide-progress -j "${JOBS}"
+    -extra-arg=-Wno-unknown-warning-option)
+  "${tidy[@]}" -p "${LINT_BUILD}/tidy"
+  if [ "${#tidy_report_only[@]}" -gt 0 ]; then
+    python3 scripts/lint_compile_db.py "${LINT_BUILD}/cmake/compile_commands.json" \
+      "${LINT_BUILD}/tidy-report" "${tidy_report_only[@]}"
+    "${tidy[@]}" -p "${LINT_BUILD}/tidy-report" \
+      || echo "lint: the clang-tidy findings above in python/tvm_ffi/cython/ are reported only"
+  fi
+}
+
+# doxygen_check: doxygen over the public headers (dlpack.h is DLPack's contract, not ours);
+# any warning fails. Not reported yet: undocumented members (about 2,300) and functions that
+# document some of their parameters only (13 in c_api.h and c_env_api.h).
+doxygen_check() {
+  mkdir -p "${LINT_BUILD}/doxygen"
+  doxygen - <<EOF_DOXYFILE
+PROJECT_NAME = tvm_ffi
+INPUT = include/tvm/ffi
+RECURSIVE = YES
+FILE_PATTERNS = *.h
+EXCLUDE_SYMBOLS = details details::* tvm::ffi::details tvm::ffi::details::*
+OUTPUT_DIRECTORY = ${LINT_BUILD}/doxygen
+GENERATE_HTML = NO
+GENERATE_LATEX = NO
+GENERATE_XML = YES
+QUIET = YES
+WARN_IF_UNDOCUMENTED = NO
+WARN_IF_INCOMPLETE_DOC = NO
+WARN_IF_DOC_ERROR = YES
+WARN_AS_ERROR = FAIL_ON_WARNINGS
+EOF_DOXYFILE
+}
+
+mkdir -p "${LINT_BUILD}"
+timed "ruff check" python3 -m ruff check "${py_dirs[@]}"
+timed "ruff format --check" python3 -m ruff format --check "${py_dirs[@]}"
+timed "mypy (config in pyproject.toml)" python3 -m mypy
+timed "shellcheck" shellcheck "${shell_files[@]}"
+timed "clang-format" clang_format
 if [ -d python/tvm_ffi/cython ]; then
-  echo "lint: cython-lint"
-  cython-lint --max-line-length 100 python/tvm_ffi/cython
+  timed "cython-lint" cython-lint --max-line-length 100 python/tvm_ffi/cython
 fi
-echo "lint: ok"
+timed "doxygen" doxygen_check
+timed "clang-tidy" clang_tidy
+echo "lint: ok in ${SECONDS} s"

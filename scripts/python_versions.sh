@@ -8,8 +8,9 @@
 find_pythons() {
   local minor candidate
   for minor in "$@"; do
-    for candidate in $(ls -d "${PYENV_ROOT:-${HOME}/.pyenv}"/versions/3."${minor}".*/bin/python \
-      2>/dev/null | sort -rV) $(command -v "python3.${minor}" || true); do
+    # An unmatched glob stays literal and fails the venv probe below.
+    for candidate in $(printf '%s\n' "${PYENV_ROOT:-${HOME}/.pyenv}"/versions/3."${minor}".*/bin/python \
+      | sort -rV) $(command -v "python3.${minor}" || true); do
       if "${candidate}" -c "import venv" >/dev/null 2>&1; then
         echo "${candidate}"
         break

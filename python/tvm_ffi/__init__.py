@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import builtins as _builtins
 import ctypes
 import os
 import sys
@@ -25,7 +26,8 @@ def _version_tuple(text: str) -> tuple[int | str, ...]:
 __version_tuple__: tuple[int | str, ...] = _version_tuple(__version__)
 
 
-def _is_config_mode() -> bool:
+# `bool` names the dtype literal below (tvm_ffi.bool), so annotations use the builtin's full name.
+def _is_config_mode() -> _builtins.bool:
     """Tell whether this process is ``tvm-ffi-config`` or ``python -m tvm_ffi.config``."""
     argv0 = os.path.basename(sys.argv[0]) if sys.argv else ""
     if argv0 in ("tvm-ffi-config", "tvm-ffi-config.exe"):
@@ -45,11 +47,11 @@ def _runpy_module_name() -> str | None:
     if not sys.argv or sys.argv[0] != "-m":
         return None
     frame = sys._getframe(1)
-    while frame is not None:
-        if frame.f_code.co_filename.endswith("runpy.py") and "mod_name" in frame.f_locals:
-            return frame.f_locals["mod_name"]
+    while not (frame.f_code.co_filename.endswith("runpy.py") and "mod_name" in frame.f_locals):
+        if frame.f_back is None:
+            return None
         frame = frame.f_back
-    return None
+    return str(frame.f_locals["mod_name"])
 
 
 if not _is_config_mode():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import IntEnum
-from typing import Any
+from typing import Any, Callable, ClassVar
 
 from .core import Object
 from .registry import register_object
@@ -41,6 +41,18 @@ class AccessPath(Object):
     Paths are immutable: the builders return a new, one step longer path. Start from
     :meth:`AccessPath.root`.
     """
+
+    # Native methods of ffi.reflection.AccessPath, installed by register_object.
+    _root: ClassVar[Callable[[], AccessPath]]
+    _path_equal: Callable[[AccessPath], bool]
+    _is_prefix_of: Callable[[AccessPath], bool]
+    _attr: Callable[[str], AccessPath]
+    _attr_missing: Callable[[str], AccessPath]
+    _array_item: Callable[[int], AccessPath]
+    _array_item_missing: Callable[[int], AccessPath]
+    _map_item: Callable[[Any], AccessPath]
+    _map_item_missing: Callable[[Any], AccessPath]
+    _to_steps: Callable[[], Sequence[AccessStep]]
 
     def __init__(self) -> None:
         """Refuse direct construction: paths start at :meth:`AccessPath.root`."""

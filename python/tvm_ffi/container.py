@@ -15,12 +15,17 @@ from collections.abc import (
     Sequence,
     ValuesView,
 )
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from . import core
 from .core import Object
 
 __all__ = ["Array", "Dict", "List", "Map"]
+
+# Element, key and value types, for annotations such as ``Array[int]`` (not checked at run time).
+_T = TypeVar("_T")
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 
 # The runtime functions behind the methods. Their calls keep the GIL, which is what keeps two
@@ -84,10 +89,14 @@ def _values_equal(lhs: Any, rhs: Any) -> bool:
     return bool(lhs == rhs)
 
 
-class _SequenceBase(core.CSequenceBase, Object, Sequence):
+class _SequenceBase(core.CSequenceBase, Object, Sequence[_T]):
     """Shared read protocol of Array and List (length and indexing are native)."""
 
     _contains: core.Function
+
+    if TYPE_CHECKING:
+        # Each subclass is constructed from its elements.
+        def __init__(self, input_list: Iterable[Any], /) -> None: ...
 
     def __contains__(self, value: object) -> bool:
         if _is_plain_sequence(value):
@@ -132,7 +141,7 @@ def _hashable(value: Any) -> Any:
     return value
 
 
-class Array(_SequenceBase):
+class Array(_SequenceBase[_T]):
     """An immutable FFI array (``ffi.Array``); elements are converted on access.
 
     Parameters
@@ -147,7 +156,7 @@ class Array(_SequenceBase):
         self._init_from_builtin("ffi.Array", tuple(input_list))
 
 
-class List(_SequenceBase, MutableSequence):
+class List(_SequenceBase[_T], MutableSequence[_T]):
     """A mutable FFI list (``ffi.List``), shared by reference with native code.
 
     Unlike Python's ``list``, a List is hashable: ``hash`` is computed from the current
@@ -221,22 +230,26 @@ class List(_SequenceBase, MutableSequence):
         _LIST_REVERSE(self)
 
 
-class _ItemsView(ItemsView):
+class _ItemsView(ItemsView[Any, Any]):
     """Items of a Map or Dict read in one native pass (no lookup, so no hashing, per key)."""
+
+    _mapping: _MappingBase[Any, Any]  # set by MappingView.__init__
 
     def __iter__(self) -> Iterator[tuple[Any, Any]]:
         return self._mapping._entries()
 
 
-class _ValuesView(ValuesView):
+class _ValuesView(ValuesView[Any]):
     """Values of a Map or Dict read in one native pass."""
+
+    _mapping: _MappingBase[Any, Any]  # set by MappingView.__init__
 
     def __iter__(self) -> Iterator[Any]:
         for _, value in self._mapping._entries():
             yield value
 
 
-class _MappingBase(core.CContainerBase, Object, Mapping):
+class _MappingBase(core.CContainerBase, Object, Mapping[_K, _V]):
     """Shared read protocol of Map and Dict."""
 
     _get_item: core.Function
@@ -244,8 +257,12 @@ class _MappingBase(core.CContainerBase, Object, Mapping):
     _count: core.Function
     _iter: core.Function
 
+    if TYPE_CHECKING:
+        # Each subclass is constructed from its entries.
+        def __init__(self, input_dict: Mapping[Any, Any], /) -> None: ...
+
     def __len__(self) -> int:
-        return type(self)._size(self)
+        return int(type(self)._size(self))
 
     def __getitem__(self, key: Any) -> Any:
         hash(key)  # unhashable keys (list, dict, set) raise TypeError, as for dict
@@ -258,7 +275,7 @@ class _MappingBase(core.CContainerBase, Object, Mapping):
     def __contains__(self, key: object) -> bool:
         hash(key)
         try:
-            return type(self)._count(self, key) != 0
+            return bool(type(self)._count(self, key) != 0)
         except OverflowError:
             return False
 
@@ -320,7 +337,7 @@ class _MappingBase(core.CContainerBase, Object, Mapping):
         return _reduce(self, lambda: (dict(self.items()),))
 
 
-class Map(_MappingBase):
+class Map(_MappingBase[_K, _V]):
     """An immutable, insertion-ordered FFI map (``ffi.Map``).
 
     Parameters
@@ -335,7 +352,7 @@ class Map(_MappingBase):
         self._init_map_from_builtin("ffi.Map", input_dict)
 
 
-class Dict(_MappingBase, MutableMapping):
+class Dict(_MappingBase[_K, _V], MutableMapping[_K, _V]):
     """A mutable, insertion-ordered FFI dict (``ffi.Dict``), shared by reference.
 
     Unlike Python's ``dict``, a Dict is hashable: ``hash`` is computed from the current
@@ -381,5 +398,7 @@ class Dict(_MappingBase, MutableMapping):
 
 
 for _key, _cls in (("ffi.Array", Array), ("ffi.List", List), ("ffi.Map", Map), ("ffi.Dict", Dict)):
-    core._register_object_class(core._object_type_key_to_index(_key), _cls)
-del _key, _cls
+    _index = core._object_type_key_to_index(_key)
+    assert _index is not None, _key  # the runtime always registers its containers
+    core._register_object_class(_index, _cls)
+del _key, _cls, _index

@@ -30,7 +30,7 @@ def _lib_file_name(name: str) -> str:
 def _env_search_dirs() -> list[Path]:
     """Return the directories of ``LD_LIBRARY_PATH`` (or ``DYLD_LIBRARY_PATH``) and ``PATH``."""
     env_var = "DYLD_LIBRARY_PATH" if sys.platform.startswith("darwin") else "LD_LIBRARY_PATH"
-    dirs = []
+    dirs: list[Path] = []
     for var in (env_var, "PATH"):
         dirs.extend(Path(p) for p in os.environ.get(var, "").split(os.pathsep) if p)
     return dirs

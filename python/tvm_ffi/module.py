@@ -60,6 +60,7 @@ class Module(Object):
 
     __slots__ = ("__dict__",)
     entry_name = "main"
+    imports_: Sequence[Module]  # native field of ffi.Module, installed by register_object
 
     @property
     def kind(self) -> str:
@@ -83,7 +84,7 @@ class Module(Object):
         AttributeError
             If the module has no such function.
         """
-        func = _GET_FUNCTION(self, name, query_imports)
+        func: Function | None = _GET_FUNCTION(self, name, query_imports)
         if func is None:
             raise AttributeError(f"Module has no function '{name}'")
         return func
@@ -109,10 +110,13 @@ class Module(Object):
         doc = _GET_DOC(self, name, query_imports)
         return None if doc is None else str(doc)
 
-    def get_function_metadata(self, name: str, query_imports: bool = False) -> dict | None:
+    def get_function_metadata(
+        self, name: str, query_imports: bool = False
+    ) -> dict[str, Any] | None:
         """Return the metadata exported with ``name`` (parsed JSON), or None."""
         metadata = _GET_METADATA(self, name, query_imports)
-        return None if metadata is None else json.loads(str(metadata))
+        parsed: dict[str, Any] | None = None if metadata is None else json.loads(str(metadata))
+        return parsed
 
     def import_module(self, module: Module) -> None:
         """Add ``module`` to the imports."""
@@ -151,7 +155,7 @@ class Module(Object):
         _WRITE_TO_FILE(self, file_name, fmt)
 
 
-def load_module(path: str | os.PathLike, keep_module_alive: bool = True) -> Module:
+def load_module(path: str | os.PathLike[str], keep_module_alive: bool = True) -> Module:
     """Load a shared library that exports ``__tvm_ffi_<name>`` functions.
 
     The file is checked before any of its code runs, and every symbol it needs is resolved
@@ -180,7 +184,7 @@ def load_module(path: str | os.PathLike, keep_module_alive: bool = True) -> Modu
         raise TypeError(f"load_module expects a str or os.PathLike path, got {type(path).__name__}")
     if not os.path.exists(path):
         raise RuntimeError(f"Failed to load library '{path}': no such file")
-    module = _LOAD_FROM_FILE(os.path.abspath(path))
+    module: Module = _LOAD_FROM_FILE(os.path.abspath(path))
     if keep_module_alive:
         _GLOBALS_ADD(module)
     return module
@@ -192,4 +196,5 @@ def system_lib(symbol_prefix: str = "") -> Module:
     ``system_lib("testing.")["add_one"]`` looks up ``__tvm_ffi_testing.add_one``, then
     ``__tvm_ffi_add_one``.
     """
-    return _SYSTEM_LIB(symbol_prefix)
+    lib: Module = _SYSTEM_LIB(symbol_prefix)
+    return lib

@@ -7,7 +7,7 @@ import json
 import os
 import sys
 import threading
-from typing import Any, Callable, overload
+from typing import Any, Callable, Literal, TypeVar, overload
 
 from . import core
 from .core import Function
@@ -87,6 +87,12 @@ def register_global_func(
     return register
 
 
+@overload
+def get_global_func(name: str, allow_missing: Literal[False] = False) -> Function: ...
+@overload
+def get_global_func(name: str, allow_missing: bool) -> Function | None: ...
+
+
 def get_global_func(name: str, allow_missing: bool = False) -> Function | None:
     """Look up a global function.
 
@@ -140,7 +146,8 @@ def get_global_func_metadata(name: str) -> dict[str, Any]:
     RuntimeError
         If the function is not registered.
     """
-    return json.loads(core._get_global_func_metadata(name) or "{}")
+    metadata: dict[str, Any] = json.loads(core._get_global_func_metadata(name) or "{}")
+    return metadata
 
 
 def get_registered_type_keys() -> list[str]:
@@ -175,8 +182,19 @@ def init_ffi_api(namespace: str, target_module_name: str | None = None) -> None:
         if "." in short:
             continue
         func = get_global_func(name)
-        func.__name__ = short
+        setattr(func, "__name__", short)  # Function instances take attributes  # noqa: B010
         setattr(target, short, func)
+
+
+_ClassT = TypeVar("_ClassT", bound=type)
+
+
+@overload
+def register_object(type_key: _ClassT, *, init: bool = True) -> _ClassT: ...
+@overload
+def register_object(
+    type_key: str | None = None, *, init: bool = True
+) -> Callable[[_ClassT], _ClassT]: ...
 
 
 def register_object(type_key: str | type | None = None, *, init: bool = True) -> Any:
@@ -216,13 +234,13 @@ def register_object(type_key: str | type | None = None, *, init: bool = True) ->
             f"register_object(): type_key must be a str, got '{type(type_key).__name__}'"
         )
 
-    def register(cls: type) -> type:
+    def register(cls: _ClassT) -> _ClassT:
         return _register_class(cls, type_key or cls.__name__, init)
 
     return register
 
 
-def _register_class(cls: type, type_key: str, init: bool) -> type:
+def _register_class(cls: _ClassT, type_key: str, init: bool) -> _ClassT:
     if not (isinstance(cls, type) and issubclass(cls, (core.Object, core.PyNativeObject))):
         raise TypeError(f"register_object(): expected a subclass of tvm_ffi.Object, got {cls!r}")
     if _SKIP_UNKNOWN_OBJECTS and core._object_type_key_to_index(type_key) is None:
@@ -290,11 +308,11 @@ def _add_init(cls: type, info: Any) -> None:
                 )
             self.__init_handle_by_constructor__(constructor, *args, *_kwargs_tail(kwargs))
 
-        cls.__ffi_init__ = __ffi_init__
+        cls.__ffi_init__ = __ffi_init__  # type: ignore[attr-defined]  # a dynamic class attribute
     if "__init__" in cls.__dict__:
         return
     if constructor is not None:
-        cls.__init__ = cls.__ffi_init__
+        cls.__init__ = cls.__ffi_init__  # type: ignore[attr-defined,misc]  # as above
         return
     name = cls.__name__
 
@@ -304,7 +322,7 @@ def _add_init(cls: type, info: Any) -> None:
             "Define a custom __init__ or use a factory method."
         )
 
-    cls.__init__ = __init__
+    cls.__init__ = __init__  # type: ignore[misc]  # replacing __init__ of a class being made
 
 
 class _FallbackClassLock:
@@ -338,7 +356,8 @@ def _new_fallback_class(type_index: int) -> type:
     parent = info.parent_type_info
     base = core._class_for_type_index(parent.type_index) if parent is not None else core.Object
     module, _, name = info.type_key.rpartition(".")
-    cls = type(core._ObjectMeta)(
+    # type() picks the bases' metaclass, _ObjectMeta.
+    cls = type(
         name,
         (base,),
         {

@@ -43,7 +43,8 @@ def to_json_graph_str(obj: Any, metadata: dict[str, Any] | None = None) -> str:
     ValueError
         If the value holds itself.
     """
-    return core._get_global_func("ffi.ToJSONGraphString")(obj, metadata)
+    json_str: str = core._get_global_func("ffi.ToJSONGraphString")(obj, metadata)
+    return json_str
 
 
 def from_json_graph_str(json_str: str) -> Any:

@@ -14,13 +14,15 @@ import functools
 import inspect
 from collections.abc import Callable, Sequence
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Union
 
 from . import core
 from .core import Object
 from .registry import register_object
 
 if TYPE_CHECKING:
+    from typing_extensions import TypeGuard
+
     from .access_path import AccessPath
 
 __all__ = [
@@ -42,6 +44,10 @@ __all__ = [
 ]
 
 _U64_MASK = 0xFFFFFFFFFFFFFFFF
+
+# The callback forms the traversals take: a callable, a (type, fn) or ((t1, t2, ...), fn) entry,
+# or a sequence of entries.
+_Callbacks = Union[tuple[Any, Callable[..., Any]], Sequence[Any], Callable[..., Any]]
 
 
 @functools.cache
@@ -100,7 +106,8 @@ def structural_equal(
     TypeError
         If a value cannot be converted, or has a type that does not support comparison.
     """
-    return _api("StructuralEqual")(lhs, rhs, map_free_vars, skip_tensor_content)
+    equal: bool = _api("StructuralEqual")(lhs, rhs, map_free_vars, skip_tensor_content)
+    return equal
 
 
 def structural_hash(
@@ -124,7 +131,8 @@ def structural_hash(
     int
         The hash, in ``[0, 2**64)``.
     """
-    return _api("StructuralHash")(value, map_free_vars, skip_tensor_content) & _U64_MASK
+    signed: int = _api("StructuralHash")(value, map_free_vars, skip_tensor_content)
+    return signed & _U64_MASK
 
 
 def get_first_structural_mismatch(
@@ -144,7 +152,10 @@ def get_first_structural_mismatch(
     tuple[AccessPath, AccessPath] or None
         The paths to the first mismatch in ``lhs`` and in ``rhs`` (a two-item array).
     """
-    return _api("GetFirstStructuralMismatch")(lhs, rhs, map_free_vars, skip_tensor_content)
+    mismatch: tuple[AccessPath, AccessPath] | None = _api("GetFirstStructuralMismatch")(
+        lhs, rhs, map_free_vars, skip_tensor_content
+    )
+    return mismatch
 
 
 @register_object("ffi.StructuralKey")
@@ -155,6 +166,10 @@ class StructuralKey(Object):
     wrapped value) and ``hash_i64`` (its structural hash as a signed int).
     """
 
+    # Native fields of ffi.StructuralKey, installed by register_object.
+    key: Any
+    hash_i64: int
+
     def __init__(self, key: Any) -> None:
         """Wrap ``key``, computing its structural hash once."""
         self.__init_handle_by_constructor__(_api("StructuralKey"), key)
@@ -163,7 +178,7 @@ class StructuralKey(Object):
         return self.hash_i64 & _U64_MASK
 
     def __eq__(self, other: Any) -> bool:
-        return isinstance(other, StructuralKey) and _api("StructuralKeyEqual")(self, other)
+        return isinstance(other, StructuralKey) and bool(_api("StructuralKeyEqual")(self, other))
 
     def __ne__(self, other: Any) -> bool:  # the inherited one compares handles
         return not self.__eq__(other)
@@ -197,7 +212,8 @@ class StructuralVisitor(Object):
         VisitInterrupt or None
             The interrupt that stopped the visit, or None.
         """
-        return _api("StructuralVisitorVisit")(self, value)
+        interrupt: VisitInterrupt | None = _api("StructuralVisitorVisit")(self, value)
+        return interrupt
 
     def default_visit(self, value: Any) -> VisitInterrupt | None:
         """Visit the children of ``value`` without calling back on ``value`` itself.
@@ -210,7 +226,8 @@ class StructuralVisitor(Object):
         VisitInterrupt or None
             The interrupt that stopped the visit, or None.
         """
-        return _api("StructuralVisitorDefaultVisit")(self, value)
+        interrupt: VisitInterrupt | None = _api("StructuralVisitorDefaultVisit")(self, value)
+        return interrupt
 
     def def_region_kind(self) -> DefRegionKind:
         """Return the definition region the visitor is in now."""
@@ -223,8 +240,8 @@ class StructuralVisitor(Object):
 
 def structural_walk(
     root: Any,
-    callbacks: tuple | Sequence | Callable = (),
-    with_def_region_kind: tuple | Sequence | Callable = (),
+    callbacks: _Callbacks = (),
+    with_def_region_kind: _Callbacks = (),
     order: str | WalkOrder = "post",
 ) -> VisitInterrupt | None:
     """Walk ``root`` and all values inside it, calling back on each.
@@ -261,12 +278,13 @@ def structural_walk(
     order_value = _walk_order_value(order)
     entries = _callback_entries(callbacks, "structural_walk")
     region_entries = _region_callback_entries(with_def_region_kind, "structural_walk")
-    return _api("StructuralWalk")(root, entries, region_entries, order_value)
+    interrupt: VisitInterrupt | None = _api("StructuralWalk")(
+        root, entries, region_entries, order_value
+    )
+    return interrupt
 
 
-def structural_visit(
-    root: Any, callbacks: tuple | Sequence | Callable = ()
-) -> VisitInterrupt | None:
+def structural_visit(root: Any, callbacks: _Callbacks = ()) -> VisitInterrupt | None:
     """Visit ``root`` with callbacks that decide how to descend.
 
     The first matching callback gets ``(value, visitor)``, a :class:`StructuralVisitor`, and
@@ -291,7 +309,9 @@ def structural_visit(
     TypeError
         If the callbacks are malformed or name an unsupported type.
     """
-    return _api("StructuralVisit")(root, _callback_entries(callbacks, "structural_visit"))
+    entries = _callback_entries(callbacks, "structural_visit")
+    interrupt: VisitInterrupt | None = _api("StructuralVisit")(root, entries)
+    return interrupt
 
 
 def _walk_order_value(order: str | WalkOrder, what: str = "structural walk") -> int:
@@ -310,7 +330,7 @@ def _pass_region_kind(fn: Callable[[Any, DefRegionKind], Any]) -> Callable[[Any,
 
 
 def _region_callback_entries(
-    callbacks: tuple | Sequence | Callable, api_name: str
+    callbacks: _Callbacks, api_name: str
 ) -> list[tuple[int, Callable[[Any, int], Any]]]:
     """Flatten callbacks taking ``(value, kind)``; each gets the kind as a DefRegionKind."""
     return [
@@ -319,9 +339,7 @@ def _region_callback_entries(
     ]
 
 
-def _callback_entries(
-    callbacks: tuple | Sequence | Callable, api_name: str
-) -> list[tuple[int, Callable[..., Any]]]:
+def _callback_entries(callbacks: _Callbacks, api_name: str) -> list[tuple[int, Callable[..., Any]]]:
     """Flatten the callback forms into ``(type_index, fn)`` entries, in order."""
     return [
         (_callback_type_index(callback_type, api_name), fn)
@@ -329,16 +347,14 @@ def _callback_entries(
     ]
 
 
-def _typed_callbacks(
-    callbacks: tuple | Sequence | Callable, api_name: str
-) -> list[tuple[Any, Callable[..., Any]]]:
+def _typed_callbacks(callbacks: _Callbacks, api_name: str) -> list[tuple[Any, Callable[..., Any]]]:
     """Flatten the callback forms into ``(type, fn)`` pairs, one type each."""
     if callable(callbacks):
         return [(Any, callbacks)]
     if _is_entry(callbacks):
         return _split_entry(callbacks)
     if isinstance(callbacks, Sequence) and not isinstance(callbacks, (str, bytes)):
-        pairs = []
+        pairs: list[tuple[Any, Callable[..., Any]]] = []
         for entry in callbacks:
             if not _is_entry(entry):
                 raise TypeError(
@@ -353,11 +369,11 @@ def _typed_callbacks(
     )
 
 
-def _is_entry(value: Any) -> bool:
+def _is_entry(value: object) -> TypeGuard[tuple[Any, Callable[..., Any]]]:
     return isinstance(value, tuple) and len(value) == 2 and callable(value[1])
 
 
-def _split_entry(entry: tuple) -> list[tuple[Any, Callable[..., Any]]]:
+def _split_entry(entry: tuple[Any, Callable[..., Any]]) -> list[tuple[Any, Callable[..., Any]]]:
     callback_types, fn = entry
     if not isinstance(callback_types, tuple):
         callback_types = (callback_types,)
@@ -435,7 +451,7 @@ class StructuralMutator(Object):
         return _api("StructuralMutatorWithDefRegionKind")(self, kind, callback)
 
 
-def structural_mutate(root: Any, callbacks: tuple | Sequence | Callable = ()) -> Any:
+def structural_mutate(root: Any, callbacks: _Callbacks = ()) -> Any:
     """Rewrite ``root`` with callbacks that own the rewrite of the values they match.
 
     The first matching callback gets ``(value, mutator)`` (or ``(value, mutator, mode)`` when it
@@ -472,8 +488,8 @@ def structural_mutate(root: Any, callbacks: tuple | Sequence | Callable = ()) ->
 
 def structural_map(
     root: Any,
-    callbacks: tuple | Sequence | Callable = (),
-    with_def_region_kind: tuple | Sequence | Callable = (),
+    callbacks: _Callbacks = (),
+    with_def_region_kind: _Callbacks = (),
     order: str | WalkOrder = "post",
 ) -> Any:
     """Map ``root``: replace values by what the first matching callback returns for them.
@@ -481,7 +497,7 @@ def structural_map(
     ``mutate(x) = post(D(pre(x)))``: a callback returns its input (no change) or a
     replacement, and must not modify its input. In post order (the default) it sees the value
     after its children were mapped; in pre order the children of what it returned are mapped
-    next. Callbacks run at every occurrence; a variable rewritten where it is defined is
+    next. _Callbacks run at every occurrence; a variable rewritten where it is defined is
     rewritten the same way at each use.
 
     Parameters

@@ -305,7 +305,8 @@ __attribute__((noinline)) TVM_FFI_DLL const TVMFFIByteArray* TVMFFIBacktrace(
   try {
     tvm::ffi::details::BuildBacktrace(return_address, filename, lineno, func,
                                       cross_ffi_boundary != 0, &built);
-  } catch (...) {  // never let an exception out; keep whatever was built
+    // Never let an exception out; keep whatever was built.
+  } catch (...) {  // NOLINT(bugprone-empty-catch)
   }
   text.swap(built);
   result.data = text.data();

@@ -40,7 +40,7 @@ std::string_view ToView(const TVMFFIByteArray* arr) {
 }
 
 /// Stores a runtime-made error of the given kind and message with the current backtrace.
-void RaiseWithBacktrace(const char* kind, std::string message) {
+void RaiseWithBacktrace(const char* kind, std::string_view message) {
   const TVMFFIByteArray* backtrace = TVMFFIBacktrace(nullptr, 0, nullptr, 0);
   Error error = MakeRuntimeError(kind == nullptr ? "RuntimeError" : kind, message,
                                  ToView(backtrace), nullptr, nullptr);
@@ -79,7 +79,7 @@ void TVMFFIErrorSetRaisedFromCStrParts(const char* kind, const char** message_pa
   for (int32_t i = 0; i < num_parts; ++i) {
     if (message_parts[i] != nullptr) message += message_parts[i];
   }
-  RaiseWithBacktrace(kind, std::move(message));
+  RaiseWithBacktrace(kind, message);
 }
 
 int TVMFFIErrorCreate(const TVMFFIByteArray* kind, const TVMFFIByteArray* message,

@@ -201,7 +201,7 @@ class JSONParser {
     }
     String key;
     if (!ParseString(&key)) return false;
-    object->items.push_back(std::move(key));
+    object->items.emplace_back(std::move(key));
     SkipSpace();
     if (AtEnd() || text_[pos_] != ':') return Fail("Expecting ':' delimiter", pos_);
     ++pos_;

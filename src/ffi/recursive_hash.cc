@@ -170,6 +170,7 @@ class RecursiveHasher {
       entries.emplace_back(map->KeyAt(i), map->ValueAt(i));
     }
     std::vector<uint64_t> entry_hashes;
+    entry_hashes.reserve(entries.size());
     for (const auto& [key, value] : entries) {
       entry_hashes.push_back(StableHashCombine(Hash(key), Hash(value)));
     }

@@ -231,7 +231,7 @@ class ReprPrinter {
     for (size_t i = 0; i < seq->size(); ++i) {
       out += (i == 0 ? "" : ", ") + Print(seq->begin()[i]);
     }
-    if (tuple_comma && seq->size() == 1) out += ",";
+    if (tuple_comma && seq->size() == 1) out += ',';
     return out + close;
   }
 

@@ -26,6 +26,7 @@
 
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,8 +41,8 @@ namespace {
 constexpr const char* kGraphErrorPrefix = "Invalid JSON graph";
 
 /// A problem with one node; the reader adds which node.
-struct NodeProblem {
-  std::string message;
+struct NodeProblem : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 /// Throws the NodeProblem whose message is the parts written one after another.
@@ -49,7 +50,7 @@ template <typename... Parts>
 [[noreturn]] void Fail(const Parts&... parts) {
   std::ostringstream message;
   (message << ... << parts);
-  throw NodeProblem{message.str()};
+  throw NodeProblem(message.str());
 }
 
 [[noreturn]] void ThrowGraphError(const std::string& message) {
@@ -114,7 +115,7 @@ class GraphReader {
     try {
       return f();
     } catch (const NodeProblem& problem) {
-      ThrowGraphError(where + problem.message);
+      ThrowGraphError(where + problem.what());
     } catch (const Error& err) {
       if (err.kind() != "ValueError") ThrowGraphError(where + err.kind() + ": " + err.message());
       if (err.message().rfind(kGraphErrorPrefix, 0) == 0) throw;

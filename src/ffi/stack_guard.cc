@@ -32,7 +32,7 @@ StackReserve ComputeStackReserve() {
   if (ret != 0 || base == nullptr) return reserve;
   // Leave room for what runs between two checks: a few frames, a callback, error handling.
   reserve.low = reinterpret_cast<uintptr_t>(base);
-  reserve.floor = reserve.low + std::min<size_t>(size / 4, 256 * 1024);
+  reserve.floor = reserve.low + std::min<size_t>(size / 4, size_t{256} * 1024);
 #endif
   return reserve;
 }

@@ -102,6 +102,7 @@ class TypeTable {
   std::vector<std::string> RegisteredKeys() {
     std::lock_guard<std::recursive_mutex> lock(mutex_);
     std::vector<std::string> keys;
+    keys.reserve(key_to_index_.size());
     for (const auto& kv : key_to_index_) keys.push_back(kv.first);
     return keys;
   }

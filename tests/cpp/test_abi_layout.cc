@@ -137,7 +137,7 @@ static_assert(offsetof(TVMFFIAny, v_dtype) == 8, "TVMFFIAny.v_dtype");
 static_assert(offsetof(TVMFFIAny, v_device) == 8, "TVMFFIAny.v_device");
 static_assert(offsetof(TVMFFIAny, v_bytes) == 8, "TVMFFIAny.v_bytes");
 static_assert(offsetof(TVMFFIAny, v_uint64) == 8, "TVMFFIAny.v_uint64");
-static_assert(sizeof(((TVMFFIAny*)nullptr)->v_bytes) == 8, "TVMFFIAny.v_bytes is 8 bytes");
+static_assert(sizeof(TVMFFIAny::v_bytes) == 8, "TVMFFIAny.v_bytes is 8 bytes");
 
 // ---------------------------------------------------------------------------------------------
 // Object header, deleter flags, allocation hooks
@@ -211,7 +211,7 @@ static_assert(offsetof(TVMFFIFieldInfo, default_value_or_factory) == 96,
               "FieldInfo.default_value_or_factory");
 static_assert(offsetof(TVMFFIFieldInfo, field_static_type_index) == 112,
               "FieldInfo.field_static_type_index");
-static_assert(sizeof(((TVMFFIFieldInfo*)nullptr)->flags) == 8, "FieldInfo.flags is int64");
+static_assert(sizeof(TVMFFIFieldInfo::flags) == 8, "FieldInfo.flags is int64");
 
 static_assert(sizeof(TVMFFIMethodInfo) == 72 && alignof(TVMFFIMethodInfo) == 8, "MethodInfo");
 static_assert(offsetof(TVMFFIMethodInfo, name) == 0, "MethodInfo.name");

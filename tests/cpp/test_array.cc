@@ -20,10 +20,8 @@ namespace {
 using tvm_ffi_test::ErrorText;
 
 using tvm::ffi::Any;
-using tvm::ffi::AnyView;
 using tvm::ffi::Array;
 using tvm::ffi::ArrayObj;
-using tvm::ffi::Error;
 using tvm::ffi::Function;
 using tvm::ffi::List;
 using tvm::ffi::String;

@@ -19,7 +19,6 @@ using tvm_ffi_test::ErrorText;
 
 using tvm::ffi::Any;
 using tvm::ffi::Dict;
-using tvm::ffi::Error;
 using tvm::ffi::Function;
 using tvm::ffi::Map;
 using tvm::ffi::String;

@@ -8,7 +8,7 @@
 
 // The functions under test are hidden inside libtvm_ffi.so; dtype_format.cc depends only on the
 // standard library and dlpack.h, so this test compiles its own copy.
-#include "../../src/ffi/dtype_format.cc"
+#include "../../src/ffi/dtype_format.cc"  // NOLINT(bugprone-suspicious-include)
 
 namespace tvm_ffi_dtype_test {
 

@@ -175,7 +175,7 @@ TEST(Function, CallingNullThrowsTypeError) {
   Function null_function;
   TypedFunction<int(int)> null_typed = null_function;
   Any result;
-  for (auto call : std::vector<std::function<void()>>{
+  for (const auto& call : std::vector<std::function<void()>>{
            [&] { null_function(1); },
            [&] { null_function.CallPacked(nullptr, 0, &result); },
            [&] { null_typed(1); },

@@ -452,7 +452,7 @@ void CheckGlobalConstructor(const char* name) {
   std::vector<Any> holders;
   for (int64_t i = 0; i < 12; ++i) {
     holders.push_back(NewKey<FuncKeyObj>(i % 6));
-    holders.push_back(Any(i));
+    holders.emplace_back(i);
   }
   std::vector<tvm::ffi::AnyView> args(holders.begin(), holders.end());
   Any out;

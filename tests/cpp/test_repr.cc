@@ -173,7 +173,7 @@ TEST(Repr, PrintsOnACoroutineStackOutsideTheThreadStack) {
   // A frame outside the thread's stack bounds is not mistaken for one past their end.
   static std::string printed;
   static ucontext_t caller, coroutine;
-  std::vector<char> stack(512 * 1024);
+  std::vector<char> stack(size_t{512} * 1024);
   ASSERT_EQ(getcontext(&coroutine), 0);
   coroutine.uc_stack.ss_sp = stack.data();
   coroutine.uc_stack.ss_size = stack.size();

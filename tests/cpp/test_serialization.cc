@@ -448,7 +448,7 @@ TEST(SerializationReader, CyclesAreValueErrors) {
 TEST(SerializationReader, DeepGraphUsesNoNativeRecursion) {
   constexpr int64_t kDepth = 100000;
   std::vector<Any> nodes{N("int", 5)};
-  for (int64_t i = 0; i < kDepth; ++i) nodes.push_back(N("ffi.List", Array<Any>{i}));
+  for (int64_t i = 0; i < kDepth; ++i) nodes.emplace_back(N("ffi.List", Array<Any>{i}));
   Any back = FromJSONGraph(Graph(json::Array(nodes.begin(), nodes.end()), kDepth));
   for (int64_t i = 0; i < kDepth; ++i) back = back.cast<List<Any>>()[0];
   EXPECT_EQ(back.cast<int64_t>(), 5);

@@ -459,8 +459,8 @@ TEST(StructuralMutate, InplaceModeIsAllowOnlyOnAUniquePath) {
                     InplaceMode mode) -> Expected<Any> {
     modes.push_back(mode);
     // The items as borrowed views (Array's iterator yields copies, which are not unique).
-    for (const Any* item = a.get()->begin(); item != a.get()->end(); ++item) {
-      mutator->Mutate(*item, mode);
+    for (const Any& item : *a.get()) {
+      mutator->Mutate(item, mode);
     }
     return Unchanged();
   };

@@ -19,7 +19,6 @@
 namespace {
 
 using tvm::ffi::Any;
-using tvm::ffi::AnyView;
 using tvm::ffi::Array;
 using tvm::ffi::Function;
 using tvm::ffi::Map;

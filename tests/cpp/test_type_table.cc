@@ -27,7 +27,6 @@ using tvm_ffi_test::ToStdString;
 
 using tvm::ffi::Any;
 using tvm::ffi::AnyView;
-using tvm::ffi::Error;
 using tvm::ffi::Function;
 using tvm::ffi::String;
 using tvm::ffi::details::ObjectUnsafe;

@@ -222,7 +222,7 @@ TEST(VisitErrorContextFindAccessPaths, WalksNestedContainers) {
   List<Any> list{x};
   Dict<Any, Any> dict{{String("q"), x}};
   ObjectRef root = Derived(Map<Any, Any>{{String("m"), inner}, {String("d"), dict}},
-                           Array<Any>{inner, Array<Any>{list}, Map<Any, Any>{{int64_t(5), leaf}}});
+                           Array<Any>{inner, Array<Any>{list}, Map<Any, Any>{{int64_t{5}, leaf}}});
   EXPECT_EQ(Find(root, {leaf}),
             (Paths{"<root>.v_map[\"m\"][0]", "<root>.v_map[\"d\"][\"q\"].v_array[0]",
                    "<root>.v_array[0][0]", "<root>.v_array[1][0][0].v_array[0]",

@@ -22,7 +22,7 @@ struct AnyUnsafe;
 
 /// Throws TypeError "Cannot convert from type `<got>` to `<T>`".
 template <typename T>
-[[noreturn]] TVM_FFI_COLD_CODE TVM_FFI_NO_INLINE void ThrowCannotConvert(const TVMFFIAny* cell) {
+[[noreturn]] TVM_FFI_NO_INLINE TVM_FFI_COLD_CODE void ThrowCannotConvert(const TVMFFIAny* cell) {
   TVM_FFI_THROW(TypeError) << "Cannot convert from type `"
                            << TypeTraits<T>::GetMismatchTypeInfo(cell) << "` to `"
                            << TypeTraits<T>::TypeStr() << "`";
@@ -31,7 +31,7 @@ template <typename T>
 
 /// Throws TypeError "Cannot treat type `<got>` as type `<T>`".
 template <typename T>
-[[noreturn]] TVM_FFI_COLD_CODE TVM_FFI_NO_INLINE void ThrowCannotTreat(const TVMFFIAny* cell) {
+[[noreturn]] TVM_FFI_NO_INLINE TVM_FFI_COLD_CODE void ThrowCannotTreat(const TVMFFIAny* cell) {
   TVM_FFI_THROW(TypeError) << "Cannot treat type `" << TypeTraits<T>::GetMismatchTypeInfo(cell)
                            << "` as type `" << TypeTraits<T>::TypeStr() << "`";
   TVM_FFI_UNREACHABLE();

@@ -53,11 +53,13 @@
 #define TVM_FFI_STR_CONCAT(a, b) TVM_FFI_STR_CONCAT_(a, b)
 
 /// Declares defaulted copy/move constructors and assignments for a class.
+// A class name cannot be parenthesized.  NOLINTBEGIN(bugprone-macro-parentheses)
 #define TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(TypeName) \
   TypeName(const TypeName& other) = default;                  \
   TypeName(TypeName&& other) = default;                       \
   TypeName& operator=(const TypeName& other) = default;       \
   TypeName& operator=(TypeName&& other) = default
+// NOLINTEND(bugprone-macro-parentheses)
 
 #if defined(__GNUC__) || defined(__clang__)
 #define TVM_FFI_STATIC_INIT_BLOCK_DEF_(FnName) __attribute__((constructor)) static void FnName()

@@ -788,6 +788,7 @@ TVM_FFI_BIGINT_BINARY_OP_(
     [](auto x, auto y) { return ops::Copy(ops::Compare(x, y) >= 0 ? x : y); })
 #undef TVM_FFI_BIGINT_BINARY_OP_
 
+// Op is an operator token.  NOLINTBEGIN(bugprone-macro-parentheses)
 #define TVM_FFI_BIGINT_COMPARE_OP_(Op)                                                  \
   template <typename A, typename B,                                                     \
             typename = std::enable_if_t<details::int_ops::is_bigint_operands_v<A, B>>>  \
@@ -801,6 +802,7 @@ TVM_FFI_BIGINT_BINARY_OP_(
     return ops::Compare(details::BigIntUnsafe::GetArrayView(x),                         \
                         details::BigIntUnsafe::GetArrayView(y)) Op 0;                   \
   }
+// NOLINTEND(bugprone-macro-parentheses)
 
 TVM_FFI_BIGINT_COMPARE_OP_(==)
 TVM_FFI_BIGINT_COMPARE_OP_(!=)

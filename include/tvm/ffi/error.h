@@ -165,7 +165,7 @@ inline void SetSafeCallRaised(const Error& err) {
 }
 
 /// Throws the error reported by a safe call that returned ret != 0.
-[[noreturn]] TVM_FFI_COLD_CODE TVM_FFI_NO_INLINE inline void ThrowSafeCallError(int ret) {
+[[noreturn]] TVM_FFI_NO_INLINE TVM_FFI_COLD_CODE inline void ThrowSafeCallError(int ret) {
   if (ret == -2) throw EnvErrorAlreadySet();
   Error error = MoveFromSafeCallRaised();
   // Every C++ layer an error passes through adds its frames (docs/abi.md, 'The error protocol').
@@ -181,6 +181,7 @@ class ErrorBuilder {
       : kind_(kind),
         backtrace_(backtrace->data, backtrace->size),
         log_before_throw_(log_before_throw) {}
+  // Throwing the built error is this destructor's job.  NOLINTNEXTLINE(bugprone-unsafe-*)
   TVM_FFI_COLD_CODE ~ErrorBuilder() noexcept(false) {
     Error error(kind_, stream_.str(), backtrace_);
     if (log_before_throw_) std::fprintf(stderr, "%s", error.FullMessage().c_str());

@@ -419,10 +419,12 @@ class UnexpectedBuilder {
   while (TVM_FFI_PREDICT_FALSE(!(cond)))   \
   return TVM_FFI_UNEXPECTED(ErrorKind) << "Check failed: (" #cond ") is false: "
 
+// The expansion is a statement, not an expression.  NOLINTBEGIN(bugprone-macro-parentheses)
 #define TVM_FFI_RET_CHECK_BINARY_OP_(Name, Op, x, y, ErrorKind)                       \
   while (auto tvm_ffi_ret_check_msg_ = ::tvm::ffi::details::LogCheck##Name((x), (y))) \
   return TVM_FFI_UNEXPECTED(ErrorKind)                                                \
          << "Check failed: " #x " " #Op " " #y << *tvm_ffi_ret_check_msg_ << ": "
+// NOLINTEND(bugprone-macro-parentheses)
 
 /// Returns an ErrorKind error unless x < y (each operand evaluated once); likewise below.
 #define TVM_FFI_RET_CHECK_LT(x, y, ErrorKind) TVM_FFI_RET_CHECK_BINARY_OP_(_LT, <, x, y, ErrorKind)

@@ -82,7 +82,7 @@ struct FunctionInfo<F, std::void_t<decltype(&std::decay_t<F>::operator())>>
 
 /// Throws the arity mismatch TypeError.
 template <typename Info>
-[[noreturn]] TVM_FFI_COLD_CODE TVM_FFI_NO_INLINE void ThrowArityMismatch(const std::string* name,
+[[noreturn]] TVM_FFI_NO_INLINE TVM_FFI_COLD_CODE void ThrowArityMismatch(const std::string* name,
                                                                          int32_t num_args) {
   TVM_FFI_THROW(TypeError) << "Mismatched number of arguments when calling: `"
                            << (name ? *name : std::string()) << Info::Sig() << "`. Expected "
@@ -92,7 +92,7 @@ template <typename Info>
 
 /// Throws the argument type mismatch TypeError.
 template <typename Info, typename T>
-[[noreturn]] TVM_FFI_COLD_CODE TVM_FFI_NO_INLINE void ThrowArgMismatch(const std::string* name,
+[[noreturn]] TVM_FFI_NO_INLINE TVM_FFI_COLD_CODE void ThrowArgMismatch(const std::string* name,
                                                                        size_t index,
                                                                        const TVMFFIAny* cell) {
   TVM_FFI_THROW(TypeError) << "Mismatched type on argument #" << index << " when calling: `"

@@ -18,6 +18,7 @@
 /// (Module::LoadFromFile, tvm_ffi.load_module) before it runs any of the library's code: it
 /// refuses a library whose version the runtime cannot serve. Weak, so that one definition
 /// remains however many files of the library include this header.
+// NOLINTNEXTLINE(misc-definitions-in-headers): weak, one definition per library as said above
 extern "C" TVM_FFI_DLL_EXPORT TVM_FFI_WEAK const TVMFFIVersion __tvm_ffi__abi_version = {
     TVM_FFI_VERSION_MAJOR, TVM_FFI_VERSION_MINOR, TVM_FFI_VERSION_PATCH};
 #endif

@@ -52,7 +52,7 @@ inline size_t CheckedAllocationSize(int64_t count, size_t elem_size, size_t head
 
 /// Base of allocators: writes the header of a freshly constructed object.
 template <typename Derived>
-class ObjAllocatorBase {
+class ObjAllocatorBase {  // NOLINT(bugprone-crtp-constructor-accessibility): users derive too
  public:
   template <typename T, typename... Args>
   ObjectPtr<T> make_object(Args&&... args) {

@@ -17,8 +17,8 @@ namespace ffi {
 
 /// An object reference passed by move through the FFI (an ObjectRValueRef cell).
 /// A typed function parameter RValueRef<T> takes over the caller's reference when the caller
-/// passes RValueRef(std::move(x)), so copy-on-write containers stay unique; a plain T argument
-/// is copied into it instead. Take the value out with `*std::move(ref)`.
+/// passes `RValueRef(std::move(x))`, so copy-on-write containers stay unique; a plain T argument
+/// is copied into it instead. Take the value out by dereferencing `std::move(ref)`.
 template <typename TObjRef, typename = std::enable_if_t<std::is_base_of_v<ObjectRef, TObjRef>>>
 class RValueRef {
  public:

@@ -285,6 +285,7 @@ inline String operator+(const char* lhs, const String& rhs) {
   return String(lhs + std::string(rhs));
 }
 
+// Op is an operator token.  NOLINTBEGIN(bugprone-macro-parentheses)
 #define TVM_FFI_STRING_COMPARE_OP_(Op)                                                            \
   inline bool operator Op(const String& lhs, const String& rhs) { return lhs.compare(rhs) Op 0; } \
   inline bool operator Op(const String& lhs, const std::string& rhs) {                            \
@@ -295,6 +296,7 @@ inline String operator+(const char* lhs, const String& rhs) {
   }                                                                                               \
   inline bool operator Op(const String& lhs, const char* rhs) { return lhs.compare(rhs) Op 0; }   \
   inline bool operator Op(const char* lhs, const String& rhs) { return 0 Op rhs.compare(lhs); }
+// NOLINTEND(bugprone-macro-parentheses)
 TVM_FFI_STRING_COMPARE_OP_(==)
 TVM_FFI_STRING_COMPARE_OP_(!=)
 TVM_FFI_STRING_COMPARE_OP_(<)
@@ -350,7 +352,7 @@ inline String EscapeStringJSON(const String& value) {
         }
     }
   }
-  out += "\"";
+  out += '"';
   return String(std::move(out));
 }
 /// Deprecated spelling of EscapeStringJSON.

@@ -81,7 +81,7 @@ inline std::string SimpleTypeSchema(const std::string& name) {
 
 /// Traits for a POD type stored directly in the cell; Derived supplies Store/Load/kIndex.
 template <typename T, typename Derived>
-struct PODTypeTraitsBase : public TypeTraitsBase {
+struct PODTypeTraitsBase : public TypeTraitsBase {  // NOLINT(bugprone-crtp-*): static only
   static constexpr int32_t field_static_type_index = Derived::kIndex;
   static void CopyToAnyView(const T& src, TVMFFIAny* result) { Derived::Store(src, result); }
   static void MoveToAny(T src, TVMFFIAny* result) { Derived::Store(src, result); }

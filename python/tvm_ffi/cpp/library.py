@@ -41,7 +41,7 @@ def make_build_options(
     extra_ldflags: Sequence[str] | None,
     extra_include_paths: Sequence[str] | None,
     *,
-    build_directory: str | os.PathLike | None,
+    build_directory: str | os.PathLike[str] | None,
     backend: str | None,
     output: str | None,
 ) -> BuildOptions:

@@ -9,7 +9,7 @@ import logging
 import os
 import shlex
 import subprocess
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,7 +74,7 @@ def _variable(name: str, command: Sequence[str]) -> str:
 
 
 def render_build_file(
-    tools: dict[str, Sequence[str]],
+    tools: Mapping[str, Sequence[str]],
     steps: Sequence[CompileStep],
     prebuilt_objects: Sequence[str],
     output: str,
@@ -138,7 +138,7 @@ def _job_count_args() -> list[str]:
     return ["-j", jobs] if jobs.isdigit() and int(jobs) > 0 else []
 
 
-def _failure_message(done: subprocess.CompletedProcess) -> str:
+def _failure_message(done: subprocess.CompletedProcess[str]) -> str:
     parts = [f"ninja exited with status {done.returncode}"]
     parts += [
         f"{name}:\n{text}"
@@ -148,7 +148,7 @@ def _failure_message(done: subprocess.CompletedProcess) -> str:
     return "\n".join(parts)
 
 
-def _log_output(done: subprocess.CompletedProcess) -> None:
+def _log_output(done: subprocess.CompletedProcess[str]) -> None:
     """Log ninja's output if ``$TVM_FFI_CPP_EXTENSION_LOG_BUILD`` is ``1``/``stdout``/``stderr``."""
     wanted = os.environ.get("TVM_FFI_CPP_EXTENSION_LOG_BUILD", "0")
     if wanted in ("1", "stdout"):

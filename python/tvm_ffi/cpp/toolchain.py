@@ -58,8 +58,9 @@ def find_ninja() -> str:
     try:
         import ninja  # the PyPI package ships the binary
     except ImportError:
-        ninja = None
-    bin_dir = getattr(ninja, "BIN_DIR", "")
+        bin_dir = ""
+    else:
+        bin_dir = getattr(ninja, "BIN_DIR", "")
     candidate = Path(bin_dir) / "ninja" if bin_dir else None
     if candidate is not None and candidate.is_file():
         return str(candidate)

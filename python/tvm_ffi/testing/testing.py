@@ -9,7 +9,7 @@ method, or the field-wise constructor reflection registers as a type attribute).
 from __future__ import annotations
 
 import sys
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 import pytest
 
@@ -140,6 +140,8 @@ class _TestCxxClassBase(Object):
     v_i32: int
     not_field_1 = 1
     not_field_2: ClassVar[int] = 2
+    # The native initializer, installed by register_object.
+    __ffi_init__: ClassVar[Callable[..., None]]
 
     def __init__(self, v_i64: int, v_i32: int) -> None:
         _TestCxxClassBase.__ffi_init__(self, v_i64 + 1, v_i32 + 2)
@@ -172,14 +174,17 @@ class _TestCxxClassDerived(_TestCxxClassBase):
         return _recursive_compare(self, other, "ffi.RecursiveGe")
 
     def __hash__(self) -> int:
-        return get_global_func("ffi.RecursiveHash")(self)
+        hash_value: int = get_global_func("ffi.RecursiveHash")(self)
+        return hash_value
 
 
-def _recursive_compare(lhs: Object, rhs: object, func_name: str) -> Any:
+def _recursive_compare(lhs: Object, rhs: object, func_name: str) -> bool:
     """Compare two objects of one class hierarchy field by field; ``NotImplemented`` otherwise."""
     if not (isinstance(rhs, type(lhs)) or isinstance(lhs, type(rhs))):
-        return NotImplemented
-    return get_global_func(func_name)(lhs, rhs)
+        # mypy accepts NotImplemented (typed Any) without a warning only in the dunders.
+        return NotImplemented  # type: ignore[no-any-return]
+    result: bool = get_global_func(func_name)(lhs, rhs)
+    return result
 
 
 @register_object("testing.TestCxxClassDerivedDerived")
@@ -192,16 +197,19 @@ class _TestCxxClassDerivedDerived(_TestCxxClassDerived):
 
 def _class_of(type_key: str) -> Any:
     """Return the class objects of a native type are bound to (its fallback class if none)."""
-    return core._class_for_type_index(core._object_type_key_to_index(type_key))
+    type_index = core._object_type_key_to_index(type_key)
+    if type_index is None:
+        raise ValueError(f"_class_of(): type key '{type_key}' is not registered")
+    return core._class_for_type_index(type_index)
 
 
 @register_object("testing.TestCxxIntEnum")
-class _TestCxxIntEnum(_class_of("ffi.IntEnum")):
+class _TestCxxIntEnum(_class_of("ffi.IntEnum")):  # type: ignore[misc]  # a runtime-made base
     """The native IntEnum class ``testing.TestCxxIntEnum``; it has no members yet."""
 
 
 @register_object("testing.TestCxxStrEnum")
-class _TestCxxStrEnum(_class_of("ffi.StrEnum")):
+class _TestCxxStrEnum(_class_of("ffi.StrEnum")):  # type: ignore[misc]  # a runtime-made base
     """The native StrEnum class ``testing.TestCxxStrEnum``; it has no members yet."""
 
 
@@ -325,7 +333,8 @@ def create_object(type_key: str, **kwargs: Any) -> Object:
     args: list[Any] = [type_key]
     for name, value in kwargs.items():
         args += (name, value)
-    return get_global_func("ffi.MakeObjectFromPackedArgs")(*args)
+    made: Object = get_global_func("ffi.MakeObjectFromPackedArgs")(*args)
+    return made
 
 
 def make_unregistered_object() -> Object:
@@ -336,7 +345,8 @@ def make_unregistered_object() -> Object:
     Object
         An instance of the fallback class made for that type.
     """
-    return get_global_func("testing.make_unregistered_object")()
+    made: Object = get_global_func("testing.make_unregistered_object")()
+    return made
 
 
 def add_one(x: int) -> int:
@@ -358,7 +368,8 @@ def add_one(x: int) -> int:
         Of native kind ``OverflowError`` when ``x + 1`` does not fit in int64. (Apache's
         ``add_one`` takes a 32-bit ``int`` and overflows it, which is undefined behaviour.)
     """
-    return get_global_func("testing.add_one")(x)
+    result: int = get_global_func("testing.add_one")(x)
+    return result
 
 
 __all__ = [

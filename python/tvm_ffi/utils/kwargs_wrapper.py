@@ -45,7 +45,7 @@ def _check_names(names: list[str], what: str) -> None:
 
 def _check_wrapper_args(
     arg_names: list[str],
-    arg_defaults: tuple,
+    arg_defaults: tuple[Any, ...],
     kwonly_names: list[str],
     kwonly_defaults: dict[str, Any],
 ) -> None:
@@ -105,14 +105,14 @@ def _wrapper_source(
 
 
 def make_kwargs_wrapper(  # noqa: PLR0917 - upstream's positional signature
-    target_func: Callable,
+    target_func: Callable[..., Any],
     arg_names: list[str],
-    arg_defaults: tuple = (),
+    arg_defaults: tuple[Any, ...] = (),
     kwonly_names: list[str] | None = None,
     kwonly_defaults: dict[str, Any] | None = None,
-    prototype: Callable | None = None,
+    prototype: Callable[..., Any] | None = None,
     map_dataclass_to_tuple: list[str] | None = None,
-) -> Callable:
+) -> Callable[..., Any]:
     """Wrap a positional-only callable in a function that also takes keywords and defaults.
 
     The wrapper always calls ``target_func`` with every argument, positionally, in the order
@@ -171,19 +171,19 @@ def make_kwargs_wrapper(  # noqa: PLR0917 - upstream's positional signature
     if unpacked:
         namespace[_UNPACK] = unpack_dataclass_to_tuple
     exec(_wrapper_source(arg_names, kwonly_names, defaults, unpacked), namespace)
-    wrapper = namespace.pop("wrapper")
+    wrapper: Callable[..., Any] = namespace.pop("wrapper")
     if prototype is not None:
         functools.update_wrapper(wrapper, prototype)
     return wrapper
 
 
 def make_kwargs_wrapper_from_signature(
-    target_func: Callable,
+    target_func: Callable[..., Any],
     signature: inspect.Signature,
-    prototype: Callable | None = None,
+    prototype: Callable[..., Any] | None = None,
     exclude_arg_names: Iterable[str] | None = None,
     map_dataclass_to_tuple: list[str] | None = None,
-) -> Callable:
+) -> Callable[..., Any]:
     """Like :func:`make_kwargs_wrapper`, with the parameters taken from ``signature``.
 
     Positional-only parameters become positional-or-keyword ones; annotations are dropped

@@ -22,7 +22,7 @@ if sys.version_info >= (3, 10):
 
     _LEAF_ORIGINS += (types.UnionType,)
 
-_unpackers: dict[type, Callable[[Any], tuple]] = {}
+_unpackers: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
 
 
 def _is_leaf_annotation(annotation: Any) -> bool:
@@ -51,7 +51,7 @@ def _field_expr(name: str, leaf: bool) -> str:
     return access if leaf else f"unpack({access})"
 
 
-def _compile_unpacker(cls: type) -> Callable[[Any], tuple]:
+def _compile_unpacker(cls: type) -> Callable[[Any], tuple[Any, ...]]:
     annotations = _field_annotations(cls)
     exprs = [
         _field_expr(f.name, _is_leaf_annotation(annotations.get(f.name, Any)))
@@ -60,17 +60,18 @@ def _compile_unpacker(cls: type) -> Callable[[Any], tuple]:
     source = f"def unpack_{cls.__name__}(x):\n    return ({''.join(e + ', ' for e in exprs)})\n"
     namespace: dict[str, Any] = {"unpack": unpack_dataclass_to_tuple}
     exec(source, namespace)
-    return namespace[f"unpack_{cls.__name__}"]
+    unpacker: Callable[[Any], tuple[Any, ...]] = namespace[f"unpack_{cls.__name__}"]
+    return unpacker
 
 
-def _unpacker(cls: type) -> Callable[[Any], tuple]:
+def _unpacker(cls: type) -> Callable[[Any], tuple[Any, ...]]:
     unpacker = _unpackers.get(cls)
     if unpacker is None:
         unpacker = _unpackers[cls] = _compile_unpacker(cls)
     return unpacker
 
 
-def _unpack_tuple(x: tuple) -> tuple:
+def _unpack_tuple(x: tuple[Any, ...]) -> tuple[Any, ...]:
     items = [unpack_dataclass_to_tuple(item) for item in x]
     cls = type(x)
     if cls is tuple:

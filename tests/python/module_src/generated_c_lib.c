@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* generated_c_lib.c: what a code generator emits: plain C against c_api.h only, with the
    __tvm_ffi_<name> safe-call symbols written by hand. */
+#include <stdint.h>
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/extra/c_env_api.h>
-
-#include <stdint.h>
 
 static int fail_with(const char* kind, const char* message) {
   TVMFFIErrorSetRaisedFromCStr(kind, message);
@@ -26,8 +25,8 @@ TVM_FFI_DLL_EXPORT int __tvm_ffi_add(void* handle, const TVMFFIAny* args, int32_
 }
 
 /* count_args(*args) -> number of arguments. */
-TVM_FFI_DLL_EXPORT int __tvm_ffi_count_args(void* handle, const TVMFFIAny* args,
-                                            int32_t num_args, TVMFFIAny* result) {
+TVM_FFI_DLL_EXPORT int __tvm_ffi_count_args(void* handle, const TVMFFIAny* args, int32_t num_args,
+                                            TVMFFIAny* result) {
   (void)handle;
   (void)args;
   result->type_index = kTVMFFIInt;
@@ -40,8 +39,8 @@ TVM_FFI_DLL_EXPORT int __tvm_ffi_count_args(void* handle, const TVMFFIAny* args,
 TVM_FFI_DLL_EXPORT void* __tvm_ffi__library_ctx = 0;
 
 /* call_add_one(x) -> testing.add_one(x), found through the module's imports or the globals. */
-TVM_FFI_DLL_EXPORT int __tvm_ffi_call_add_one(void* handle, const TVMFFIAny* args,
-                                              int32_t num_args, TVMFFIAny* result) {
+TVM_FFI_DLL_EXPORT int __tvm_ffi_call_add_one(void* handle, const TVMFFIAny* args, int32_t num_args,
+                                              TVMFFIAny* result) {
   TVMFFIObjectHandle add_one = 0;
   (void)handle;
   if (TVMFFIEnvModLookupFromImports(__tvm_ffi__library_ctx, "testing.add_one", &add_one) != 0) {

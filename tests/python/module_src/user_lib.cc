@@ -9,7 +9,9 @@
 #include <string>
 
 namespace {
-int64_t Scale(int64_t x, double factor) { return static_cast<int64_t>(x * factor); }
+int64_t Scale(int64_t x, double factor) {
+  return static_cast<int64_t>(static_cast<double>(x) * factor);
+}
 
 tvm::ffi::String Greet(tvm::ffi::String name) {
   return "hello, " + std::string(name) + " from a library";

@@ -73,8 +73,8 @@ class Dict : public ObjectRef {
             typename = std::enable_if_t<details::type_contains_v<K, K2> &&
                                         details::type_contains_v<V, V2> &&
                                         !(std::is_same_v<K, K2> && std::is_same_v<V, V2>)>>
-  Dict(const Dict<K2, V2>& other)
-      : ObjectRef(details::ObjectUnsafe::GetObjectPtr(other)) {}  // NOLINT
+  Dict(const Dict<K2, V2>& other)  // NOLINT(google-explicit-constructor): an implicit upcast
+      : ObjectRef(details::ObjectUnsafe::GetObjectPtr(other)) {}
   template <typename It, typename = typename std::iterator_traits<It>::iterator_category>
   Dict(It first, It last) : Dict() {
     for (; first != last; ++first) Set(first->first, first->second);

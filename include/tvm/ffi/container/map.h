@@ -122,8 +122,8 @@ class Map : public ObjectRef {
             typename = std::enable_if_t<details::type_contains_v<K, K2> &&
                                         details::type_contains_v<V, V2> &&
                                         !(std::is_same_v<K, K2> && std::is_same_v<V, V2>)>>
-  Map(const Map<K2, V2>& other)
-      : ObjectRef(details::ObjectUnsafe::GetObjectPtr(other)) {}  // NOLINT
+  Map(const Map<K2, V2>& other)  // NOLINT(google-explicit-constructor): an implicit upcast
+      : ObjectRef(details::ObjectUnsafe::GetObjectPtr(other)) {}
   template <typename It, typename = typename std::iterator_traits<It>::iterator_category>
   Map(It first, It last) : Map() {
     for (; first != last; ++first) Set(first->first, first->second);

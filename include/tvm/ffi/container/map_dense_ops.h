@@ -48,6 +48,8 @@ struct DenseMapOps {
   }
   /// Moves the entry (and its list position) from slot `from` to the unused slot `to`.
   static void Relocate(const Obj* m, uint64_t from, uint64_t to) {
+    // A bitwise relocation into an unused slot: the Any handles move, no count changes.
+    // NOLINTNEXTLINE(bugprone-undefined-memory-manipulation)
     std::memcpy(static_cast<void*>(&m->Item(to)), &m->Item(from), sizeof(MapBaseObj::DenseItem));
     ListRepoint(m, m->Item(to).prev, m->Item(to).next, to);
   }
@@ -231,6 +233,7 @@ struct MapOps {
       return;
     }
     Derived::Adopt(self, Grown(m));
+    // TryInsert takes key only when it succeeds.  NOLINTNEXTLINE(bugprone-use-after-move)
     InsertOrAssign(self, std::move(key), std::move(value));
   }
 

@@ -46,7 +46,7 @@ inline bool IsCustomizableKey(const TVMFFIAny* cell) {
 /// Native hooks (Apache 0.1.15's convention) are `TVMFFIAny (*)(const Any&...) noexcept` and
 /// return their result, or the Error they raised, in an owned cell.
 inline Any TakeKeyHookResult(TVMFFIAny result) {
-  Any owned = AnyUnsafe::MoveTVMFFIAnyToAny(std::move(result));
+  Any owned = AnyUnsafe::MoveTVMFFIAnyToAny(&result);
   if (owned.type_index() == TypeIndex::kTVMFFIError) throw owned.cast<Error>();
   return owned;
 }

@@ -40,6 +40,7 @@ class Variant {
     const TVMFFIAny* cell = details::AnyUnsafe::TVMFFIAnyPtrFromAny(data_);
     size_t i = 0;
     bool found = false;
+    // The fold stops at the first match.  NOLINTNEXTLINE(bugprone-assignment-in-selection-*)
     ((found || (TypeTraits<V>::CheckAnyStrict(cell) ? (found = true) : (++i, false))), ...);
     return i;
   }

@@ -103,7 +103,7 @@ class Module : public ObjectRef {
     kCompilationExportable = 0b100,
   };
   explicit Module(const ObjectPtr<ModuleObj>& ptr) : ObjectRef(ptr) {}
-  /// Loads a shared library (or another format registered as ffi.Module.load_from_file.<ext>).
+  /// Loads a shared library (or another format registered as `ffi.Module.load_from_file.<ext>`).
   TVM_FFI_EXTRA_CXX_API static Module LoadFromFile(const String& file_name);
   /// Calls `callback(name, value)` for every registered context symbol.
   TVM_FFI_EXTRA_CXX_API static void VisitContextSymbols(

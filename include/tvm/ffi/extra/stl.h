@@ -156,9 +156,11 @@ template <typename Tuple, size_t... I>
 Any STLArrayFromTuple(Tuple&& tuple, std::index_sequence<I...>) {
   using Plain = std::decay_t<Tuple>;
   ObjectPtr<ArrayObj> arr = ArrayObj::Empty(static_cast<int64_t>(sizeof...(I)));
+  // Each std::get takes a different element.  NOLINTBEGIN(bugprone-use-after-move)
   (arr->EmplaceBackUnchecked(
        STLElemToAny<std::tuple_element_t<I, Plain>>(std::get<I>(std::forward<Tuple>(tuple)))),
    ...);
+  // NOLINTEND(bugprone-use-after-move)
   return Any(Array<Any>(ObjectPtr<Object>(std::move(arr))));
 }
 
@@ -542,8 +544,11 @@ struct TypeTraits<std::variant<Vs...>> : public TypeTraitsBase {
   }
   static void MoveToAny(Self src, TVMFFIAny* result) {
     if (src.valueless_by_exception()) return details::ResetPODCell(result, TypeIndex::kTVMFFINone);
-    std::visit([result](auto&& value) { details::STLMoveToCell(std::move(value), result); },
-               std::move(src));
+    std::visit(
+        [result](auto&& value) {
+          details::STLMoveToCell(std::forward<decltype(value)>(value), result);
+        },
+        std::move(src));
   }
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return (details::ElemTraits<Vs>::CheckStrict(src) || ...);

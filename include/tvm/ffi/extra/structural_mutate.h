@@ -619,7 +619,7 @@ TVM_FFI_INLINE bool MutateResultHasType(const Any& data) noexcept {
   auto Result = (ResultExpr); /* NOLINT(bugprone-macro-parentheses) */                     \
   TVM_FFI_S_MUTATE_MAYBE_EARLY_RETURN(Result);                                             \
   if (TVM_FFI_PREDICT_FALSE(                                                               \
-          (Checked &&                                                                      \
+          ((Checked) &&                                                                    \
            !::tvm::ffi::details::MutateResultHasType<Type, decltype(Result)>(              \
                ::tvm::ffi::details::ExpectedUnsafe::GetData(::std::as_const(Result)))))) { \
     return ::tvm::ffi::details::SMutateDeclaredTypeError();                                \
@@ -684,6 +684,8 @@ class StructuralMapEngineBase : public StructuralMutatorObj {
     return it == var_remap_.end() ? Any(nullptr) : it->second.value;
   }
 
+  // Only std::bad_alloc can escape: running out of memory ends the process here, as on the
+  // other noexcept traversal paths.  NOLINTNEXTLINE(bugprone-exception-escape)
   Expected<void> VarRemapSetImpl(AnyView var, AnyView mapped_value) noexcept {
     const Object* key = var.as<Object>();
     if (TVM_FFI_PREDICT_FALSE(key == nullptr)) return VarRemapKeyTypeError();

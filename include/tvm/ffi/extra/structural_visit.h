@@ -115,7 +115,7 @@ TVM_FFI_INLINE bool StructuralStackExhausted() noexcept {
     pthread_attr_destroy(&attr);
     if (ret != 0 || base == nullptr) return r;
     r.low = reinterpret_cast<uintptr_t>(base);
-    r.floor = r.low + std::min<size_t>(size / 4, 256 * 1024);
+    r.floor = r.low + std::min<size_t>(size / 4, size_t{256} * 1024);
     return r;
   }();
   uintptr_t here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));

@@ -122,6 +122,7 @@ class VisitErrorBuilder {
         backtrace_(backtrace->data, backtrace->size),
         log_before_throw_(log_before_throw),
         context_(MakeVisitErrorContext(node)) {}
+  // Throwing the built error is this destructor's job.  NOLINTNEXTLINE(bugprone-unsafe-*)
   TVM_FFI_COLD_CODE ~VisitErrorBuilder() noexcept(false) {
     Error error(kind_, stream_.str(), backtrace_, std::nullopt, ObjectRef(context_));
     if (log_before_throw_) std::fprintf(stderr, "%s", error.FullMessage().c_str());

@@ -127,7 +127,8 @@ class ObjectCreator {
 
  private:
   [[noreturn]] void ThrowUnknownField(const Map<String, Any>& fields) const {
-    for (const auto& [name, value] : fields) {
+    for (const auto& entry : fields) {
+      const String& name = entry.first;  // a lambda cannot capture a structured binding in C++17
       bool known = false;
       ForEachFieldInfo(info_, [&](const TVMFFIFieldInfo* field) {
         known = known || std::string_view(field->name.data, field->name.size) == name;

@@ -228,6 +228,7 @@ class ObjectDef {
   /// Object` for classes with a creator, the field-by-field `__ffi_init__` of
   /// ffi._RegisterFFIInit for those without an explicit one (nor `init(false)`), and the bool
   /// `__ffi_type_final__`.
+  // Registration failures throw from here.  NOLINTNEXTLINE(bugprone-unsafe-to-allow-exceptions)
   ~ObjectDef() noexcept(false) {
     if (std::uncaught_exceptions() > 0) return;
     if constexpr (std::is_copy_constructible_v<Class>) {

@@ -34,7 +34,7 @@
   TVM_FFI_EMBED_CUBIN_MODULE_(name, __tvm_ffi__cubin_##name)
 
 /// Declares a lazily loaded module for an in-source image: a byte array or pointer (e.g. from
-/// bin2c or #embed) or a tvm::ffi::Bytes, at namespace scope.
+/// bin2c or `#embed`) or a tvm::ffi::Bytes, at namespace scope.
 #define TVM_FFI_EMBED_CUBIN_FROM_BYTES(name, imageBytes) \
   TVM_FFI_EMBED_CUBIN_MODULE_(name, imageBytes)
 
