@@ -67,7 +67,8 @@ static inline TVMFFIPyStackReserve TVMFFIPyComputeStackReserve(void) {
   pthread_attr_destroy(&attr);
   if (ret != 0 || base == NULL) return reserve;
   reserve.low = (uintptr_t)base;
-  reserve.floor = reserve.low + (size / 4 < 256 * 1024 ? size / 4 : 256 * 1024);
+  const size_t kMaxReserve = (size_t)256 * 1024;
+  reserve.floor = reserve.low + (size / 4 < kMaxReserve ? size / 4 : kMaxReserve);
 #endif
   return reserve;
 }
