@@ -52,7 +52,7 @@ def _find_first(kind: str, candidates: list[Path]) -> str:
         if path.exists():
             return str(path)
     searched = ", ".join(f"'{p}'" for p in candidates)
-    raise RuntimeError(f"tvm_ffi.libinfo: cannot find {kind}; searched {searched}")
+    raise RuntimeError(f"find_libtvm_ffi(): cannot find {kind}; searched {searched}")
 
 
 def _find_library(name: str) -> str:
@@ -202,7 +202,7 @@ def find_cython_lib() -> str:
     candidates += sorted((_DEV_ROOT / "build").glob("core.*.so"))
     if not candidates:
         raise RuntimeError(
-            f"tvm_ffi.libinfo: cannot find the core extension; searched '{_PKG_DIR}', "
+            f"find_libtvm_ffi(): cannot find the core extension; searched '{_PKG_DIR}', "
             f"'{_DEV_ROOT / 'build'}'"
         )
     return str(candidates[0])
@@ -396,13 +396,13 @@ def _dlopen_mode(mode: str | int) -> int:
         return mode
     if not isinstance(mode, str):
         raise TypeError(
-            "load_lib_ctypes: mode must be a str such as 'RTLD_LOCAL' or an int, "
-            f"got {type(mode).__name__}"
+            "load_lib_ctypes(): mode has the wrong type; expected a str such as 'RTLD_LOCAL' "
+            f"or an int, got '{type(mode).__name__}'"
         )
     value = getattr(ctypes, mode, None) if mode.startswith("RTLD_") else None
     if not isinstance(value, int):
         raise ValueError(
-            f"load_lib_ctypes: unknown mode {mode!r}; expected 'RTLD_LOCAL' or 'RTLD_GLOBAL'"
+            f"load_lib_ctypes(): unknown mode {mode!r}; expected 'RTLD_LOCAL' or 'RTLD_GLOBAL'"
         )
     return value
 

@@ -40,7 +40,7 @@ def _driver_call(driver: ModuleType, what: str, *args: Any) -> Any:
     """Call ``driver.<what>(*args)``; return its one value, raise if the result is not success."""
     result, *values = getattr(driver, what)(*args)
     if result != driver.CUresult.CUDA_SUCCESS:
-        raise RuntimeError(f"{what} failed: {_result_name(result)}")
+        raise RuntimeError(f"nvrtc_compile(): {what} failed: {_result_name(result)}")
     return values[0] if values else None
 
 
