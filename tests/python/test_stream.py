@@ -52,7 +52,10 @@ def test_null_void_p_stream() -> None:
 
 
 def test_stream_context_rejects_other_types() -> None:
-    with pytest.raises(TypeError, match=r"use_raw_stream\(\): expected an int or ctypes\.c_void_p stream, got 'str'"):
+    with pytest.raises(
+        TypeError,
+        match=r"use_raw_stream\(\): expected an int or ctypes\.c_void_p stream, got 'str'",
+    ):
         tvm_ffi.StreamContext(CUDA0, "stream").__enter__()
     assert tvm_ffi.get_raw_stream(CUDA0) == 0
 

@@ -134,13 +134,13 @@ def convert_func(pyfunc, tensor_cls=None) -> "Function":
     if tensor_cls is None:
         return _convert_to_function(pyfunc)
     if not callable(pyfunc):
-        raise TypeError(f"convert_func expects a callable, got '{type(pyfunc).__name__}'")
+        raise TypeError(f"convert_func(): expected a callable, got '{type(pyfunc).__name__}'")
     if not isinstance(tensor_cls, type):
-        raise TypeError(f"convert_func: tensor_cls must be a class, got "
+        raise TypeError(f"convert_func(): tensor_cls must be a class, got "
                         f"'{type(tensor_cls).__name__}'")
     cdef const DLPackExchangeAPI* api = exchange_api_of_type(<type>tensor_cls)
     if api == NULL:
-        raise TypeError(f"convert_func: tensor_cls '{tensor_cls.__name__}' has no usable "
+        raise TypeError(f"convert_func(): tensor_cls '{tensor_cls.__name__}' has no usable "
                         "__dlpack_c_exchange_api__")
     cdef _FrameworkTensorCallback callback = _FrameworkTensorCallback.__new__(
         _FrameworkTensorCallback)

@@ -99,10 +99,10 @@ cdef int reject_lazy_torch_bits(object value, bint check_conj, bint check_neg) e
     Only complex tensors can be conjugated; for the negative bit see
     TVMFFIPyMayBeTorchNegativeView."""
     if check_conj and _torch_is_conj(value):
-        raise BufferError("Can't export tensors with the conjugate bit set; "
+        raise BufferError("from_dlpack(): cannot export tensors with the conjugate bit set; "
                           "call .resolve_conj() first")
     if check_neg and _torch_is_neg(value):
-        raise BufferError("Can't export tensors with the negative bit set; "
+        raise BufferError("from_dlpack(): cannot export tensors with the negative bit set; "
                           "call .resolve_neg() first")
     return 0
 
@@ -224,7 +224,7 @@ cdef TVMFFIObjectHandle import_managed(void* managed, bint versioned, int32_t al
         flags = (<DLManagedTensorVersioned*>managed).flags
         major = (<DLManagedTensorVersioned*>managed).version.major
         if major != DLPACK_MAJOR_VERSION:  # another layout: not even dl_tensor can be read
-            raise RuntimeError(f"from_dlpack: unsupported DLPack major version {major} "
+            raise RuntimeError(f"from_dlpack(): unsupported DLPack major version {major} "
                                f"(expected {DLPACK_MAJOR_VERSION})")
     else:
         tensor = &(<DLManagedTensor*>managed).dl_tensor
@@ -279,13 +279,13 @@ cdef TVMFFIObjectHandle producer_to_handle(object value, int32_t alignment, int3
 
 cdef int raise_bad_capsule(object capsule) except -1:
     if not PyCapsule_CheckExact(capsule):
-        raise TypeError(f"__dlpack__() must return a DLPack PyCapsule, got "
+        raise TypeError(f"from_dlpack(): __dlpack__() must return a DLPack PyCapsule, got "
                         f"{type(capsule).__name__}")
     text = capsule_name(capsule)
     if text.startswith("used_dltensor"):
-        raise ValueError(f"DLPack capsule '{text}' was already consumed: a DLPack PyCapsule "
+        raise ValueError(f"from_dlpack(): DLPack capsule '{text}' was already consumed: a DLPack PyCapsule "
                          "can only be consumed once")
-    raise ValueError(f"Expect a DLPack capsule named 'dltensor' or 'dltensor_versioned', "
+    raise ValueError(f"from_dlpack(): expected a DLPack capsule named 'dltensor' or 'dltensor_versioned', "
                      f"got '{text}'")
 
 

@@ -34,7 +34,7 @@ class Error(Object):
         cdef CObject this = <CObject>self
         cdef TVMFFIObjectHandle handle = NULL
         if TVMFFIErrorCreate(&k, &m, &b, &handle) != 0:
-            raise MemoryError("cannot allocate an FFI error")
+            raise MemoryError("Function.__call__(): cannot allocate an FFI error")
         if this.chandle != NULL:
             TVMFFIObjectDecRef(this.chandle)  # __init__ called again
         this.chandle = handle
@@ -94,7 +94,7 @@ class Error(Object):
 
 cdef int check_is_error(object obj) except -1:
     if not isinstance(obj, Error):
-        raise TypeError(f"expected an ffi.Error, got {type(obj).__name__}")
+        raise TypeError(f"Error(): expected an ffi.Error, got '{type(obj).__name__}'")
     return 0
 
 
@@ -126,7 +126,7 @@ cdef int raise_ffi_error(int ret) except -1:
             TVMFFIObjectDecRef(handle)
             return -1
         if handle == NULL:
-            raise RuntimeError("an FFI call failed without reporting an error")
+            raise RuntimeError("Function.__call__(): an FFI call failed without reporting an error")
     error = make_object_from_handle(handle)
     raise error.py_error()
 

@@ -23,7 +23,7 @@ cdef object _get_builtin_func(str name):
     if func is None:
         func = _get_global_func_or_none(name)
         if func is None:
-            raise RuntimeError(f"the runtime has no global function '{name}'")
+            raise RuntimeError(f"get_global_func(): the runtime has no global function '{name}'")
         (<_FunctionBase>func).release_gil = False
         _BUILTIN_FUNCS[name] = func
     return func

@@ -92,7 +92,7 @@ cdef class CObject:
         if isinstance(rebuilt, PyNativeObject):  # a string or shape: its FFI object
             rebuilt = rebuilt._tvm_ffi_cached_object
         if not isinstance(rebuilt, CObject):
-            raise TypeError(f"the pickled state of '{type(self).__name__}' is not an object")
+            raise TypeError(f"Object.__setstate__(): the pickled state of '{type(self).__name__}' is not an object")
         self.__move_handle_from__(rebuilt)
 
 
@@ -130,7 +130,7 @@ cdef bint is_subtype_index(int32_t index, int32_t ancestor):
 def _new_object(cls):
     """An empty instance of ``cls`` whose ``__setstate__`` fills it (the pickle constructor)."""
     if not isinstance(cls, type):
-        raise TypeError(f"_new_object() expects a class, got {type(cls).__name__}")
+        raise TypeError(f"_new_object(): expected a class, got '{type(cls).__name__}'")
     return cls.__new__(cls)
 
 
@@ -152,7 +152,7 @@ def _set_object_pickle_hooks(get_state, from_state, from_json):
 def _object_type_index(CObject obj):
     """The native type index of a non-NULL object."""
     if obj.chandle == NULL:
-        raise ValueError("NULL object has no type")
+        raise ValueError("Object.__ffi_type_index__(): a NULL object has no type")
     return TVMFFIPyObjectTypeIndex(obj.chandle)
 
 

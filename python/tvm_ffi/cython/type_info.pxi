@@ -235,7 +235,7 @@ cdef object build_method(const TVMFFIMethodInfo* method):
 
 cdef void* field_address(object obj, object field) except NULL:
     if not isinstance(obj, CObject) or (<CObject>obj).chandle == NULL:
-        raise ValueError("cannot access a field of a NULL object")
+        raise ValueError("Object.__getattr__(): cannot access a field of a NULL object")
     return <char*>(<CObject>obj).chandle + <int64_t>field.offset
 
 
@@ -255,7 +255,7 @@ def _field_set(obj, field, value):
     cdef TVMFFIObjectHandle temp = NULL
     cdef TVMFFIFieldSetter setter
     if field.setter == 0:
-        raise AttributeError(f"field '{field.name}' has no setter")
+        raise AttributeError(f"Object.__setattr__(): field '{field.name}' has no setter")
     if field.flags & kTVMFFIFieldFlagBitSetterIsFunctionObj:
         TVMFFIObjectIncRef(<void*><uint64_t>field.setter)
         setter_func = make_object_from_handle(<void*><uint64_t>field.setter)
