@@ -253,7 +253,7 @@ class _MappingBase(core.CContainerBase, Object, Mapping):
             return type(self)._get_item(self, key)
         except OverflowError:  # an int beyond int64 cannot be a key of a native map
             kind = "Map" if isinstance(self, Map) else "Dict"
-            raise KeyError(f"{kind}.__getitem__(): key is not in the {kind}") from None
+            raise KeyError(f"key is not in {kind}") from None
 
     def __contains__(self, key: object) -> bool:
         hash(key)

@@ -24,7 +24,7 @@ PINNED_FILE = Path(__file__).with_name("apache_messages.txt")
 
 # ``api(): `` then a clause that does not start with a capital letter and does not end in '.'.
 # A formatted value is written ``{}``; a leading ``{}`` stands for an api name given by a caller.
-FORM = re.compile(r"^(?:[A-Za-z_][\w.]*|\{\})\(\): (?![A-Z])\S(?:.|\n)*(?<!\.)$")
+FORM = re.compile(r"^(?:[A-Za-z_][\w.]*|\{\})(?:\.\w+)*\(\): (?![A-Z])\S(?:.|\n)*(?<!\.)$")
 # Python literal strings, implicitly concatenated, right after ``raise Name(``.
 PXI_RAISE = re.compile(
     r"raise\s+(?P<kind>_?[A-Z]\w*)\(\s*"
@@ -162,5 +162,5 @@ def test_raised_register_error_message_has_the_form() -> None:
 
 def test_raised_load_module_message_has_the_form() -> None:
     with pytest.raises(TypeError) as info:
-        tvm_ffi.load_module(3)
-    assert str(info.value) == "load_module(): expected a str or os.PathLike path, got 'int'"
+        tvm_ffi.load_module(b"lib.so")
+    assert str(info.value) == "load_module(): expected a str or os.PathLike path, got 'bytes'"
