@@ -143,7 +143,7 @@ cdef object cuda_stream_of(object value):
     return int(pair[1])
 
 
-cdef extern from "tvm_ffi_python_tensor.h":
+cdef extern from "tvm_ffi_python_numpy.h":
     int tvm_ffi_py_numpy_fields_state
 
 

@@ -103,7 +103,6 @@ cdef extern from "tvm_ffi_python_tensor.h":
     int TVMFFIPyTensorFromFrameworkView(const DLTensor* view, PyObject* owner,
                                         PyObject* storage_getter, TVMFFIObjectHandle* out,
                                         int* out_status) except -1
-    int TVMFFIPyTensorFromNumpy(object obj, TVMFFIObjectHandle* out, int* out_status) except -1
     size_t TVMFFIPyElementAlignment(DLDataType dtype) nogil
     int TVMFFIPyIsMisaligned(const DLTensor* tensor) nogil
     int TVMFFIPyMayBeTorchNegativeView(const DLTensor* view) nogil
@@ -111,3 +110,7 @@ cdef extern from "tvm_ffi_python_tensor.h":
                                                           uint64_t flags) except NULL
     int TVMFFIPyLearnVersionedTensors() except -1
     int TVMFFIPyIsReadOnlyTensor(TVMFFIObjectHandle handle) nogil
+
+
+cdef extern from "tvm_ffi_python_numpy.h":
+    int TVMFFIPyTensorFromNumpy(object obj, TVMFFIObjectHandle* out, int* out_status) except -1

@@ -89,8 +89,8 @@ static inline int TVMFFIPyStackHasRoom(void) {
 /* The safe call of a Python callable: takes the GIL unless the interpreter is exiting or the
    native stack is nearly used up, in which case it raises an FFI error instead. */
 static inline int TVMFFIPyCallbackFromNative(TVMFFIPyCallbackBody body, TVMFFIPyErrorSink sink,
-                                             void* self, const TVMFFIAny* args,
-                                             int32_t num_args, TVMFFIAny* result) {
+                                             void* self, const TVMFFIAny* args, int32_t num_args,
+                                             TVMFFIAny* result) {
   if (!TVMFFIPyStackHasRoom()) {
     TVMFFIErrorSetRaisedFromCStr("RecursionError",
                                  "maximum recursion depth exceeded: calls between Python and "

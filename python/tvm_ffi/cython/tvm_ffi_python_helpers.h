@@ -80,7 +80,7 @@ static inline int TVMFFIPySetSmallStr(TVMFFIAny* cell, int32_t type_index, const
 }
 
 /* Writes the cell of an int (a PyLongObject, never another number) when it fits in int64;
-   *out_fits says whether it did. Returns 0. Full builds read small ints directly. */
+ *out_fits says whether it did. Returns 0. Full builds read small ints directly. */
 static inline int TVMFFIPySetIntCell(PyObject* value, TVMFFIAny* cell, int32_t type_index,
                                      int* out_fits) {
   long long v;
