@@ -26,7 +26,8 @@ def _stream_address(stream: RawStream | None) -> int:
         return operator.index(stream)
     except TypeError:
         raise TypeError(
-            f"use_raw_stream(): expected an int or ctypes.c_void_p stream, got '{type(stream).__name__}'; "
+            "use_raw_stream(): expected an int or ctypes.c_void_p stream, "
+            f"got '{type(stream).__name__}'; "
             "use use_torch_stream for torch streams"
         ) from None
 
@@ -34,7 +35,8 @@ def _stream_address(stream: RawStream | None) -> int:
 def _require_device(device: object) -> Device:
     if not isinstance(device, Device):
         raise TypeError(
-            f"use_raw_stream(): expected device to be a tvm_ffi.Device, got '{type(device).__name__}'"
+            "use_raw_stream(): expected device to be a tvm_ffi.Device, "
+            f"got '{type(device).__name__}'"
         )
     return device
 

@@ -24,8 +24,8 @@ def _bindings() -> tuple[ModuleType, ModuleType]:
         from cuda.bindings import driver, nvrtc
     except ImportError as err:
         raise _CudaPythonMissingError(
-            "nvrtc_compile(): CUDA bindings not available; it needs the cuda-python package "
-            "(pip install cuda-python)",
+            "nvrtc_compile(): the CUDA bindings are not available; install the cuda-python "
+            "package (pip install cuda-python)",
             name="cuda.bindings",
         ) from err
     return driver, nvrtc

@@ -78,7 +78,7 @@ cdef class _FunctionBase(CObject):
 
         ``keep_alive_object`` gets one extra reference for the Function's lifetime.
         """
-        return function_from_address(symbol_address(c_symbol, "__from_extern_c__"),
+        return function_from_address(symbol_address(c_symbol, "Function.__from_extern_c__"),
                                      keep_alive_object, False)
 
     @staticmethod
@@ -86,7 +86,7 @@ cdef class _FunctionBase(CObject):
         """Wraps an MLIR packed function ``void(void**)`` with slots
         (handle, args, num_args, result, return code)."""
         return function_from_address(
-            symbol_address(mlir_packed_symbol, "__from_mlir_packed_safe_call__"),
+            symbol_address(mlir_packed_symbol, "Function.__from_mlir_packed_safe_call__"),
             keep_alive_object, True)
 
 
@@ -137,7 +137,7 @@ cdef void* symbol_address(object symbol, str api) except NULL:
     """The address held by ``symbol`` (an int); ValueError when it is 0."""
     cdef uint64_t address = int(symbol)
     if address == 0:
-        raise ValueError(f"Function.{api}: the symbol address is 0 (NULL)")
+        raise ValueError(f"{api}(): the symbol address is 0; expected a non-null address")
     return <void*>address
 
 

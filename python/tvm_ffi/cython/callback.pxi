@@ -115,12 +115,12 @@ cdef TVMFFIObjectHandle make_callback_handle(object owner,
     return handle
 
 
-def _convert_to_function(pyfunc) -> "Function":
-    """A Function calling the Python callable ``pyfunc``."""
+def _convert_to_function(pyfunc, str api="convert_func") -> "Function":
+    """A Function calling the Python callable ``pyfunc``; ``api`` names the caller in errors."""
     if isinstance(pyfunc, Function):
         return pyfunc
     if not callable(pyfunc):
-        raise TypeError(f"expected a callable, got '{type(pyfunc).__name__}'")
+        raise TypeError(f"{api}(): expected a callable, got '{type(pyfunc).__name__}'")
     return make_object_from_handle(make_callback_handle(pyfunc, py_callback_safe_call))
 
 

@@ -38,7 +38,7 @@ cdef dict _DEVICE_NAME_TO_TYPE = {
 
 cdef int check_device_type(object code, str api) except -1:
     if code not in _DEVICE_TYPE_TO_NAME:
-        raise ValueError(f"{api}: unknown DLPack device type code {code}; expected one of "
+        raise ValueError(f"{api}(): unknown DLPack device type code {code}; expected one of "
                          f"{sorted(_DEVICE_TYPE_TO_NAME)} (DLDeviceType)")
     return 0
 
@@ -57,7 +57,7 @@ cdef int parse_dlpack_device(object pair, DLDevice* out) except -1:
                      for v in pair])):
         raise TypeError(f"Function.__call__(): __dlpack_device__() must return a (device_type, device_id) tuple of "
                         f"ints, got {pair!r}")
-    check_device_type(pair[0], "__dlpack_device__()")
+    check_device_type(pair[0], "__dlpack_device__")
     out.device_type = pair[0]
     out.device_id = pair[1]
     return 0
@@ -120,7 +120,7 @@ cdef class Device:
             except TypeError:
                 raise TypeError(f"Device(): invalid device type {device_type!r}; expected a name such as "
                                 "'cuda' or a DLDeviceType code") from None
-            check_device_type(device_type, "Device()")
+            check_device_type(device_type, "Device")
         self.cdevice.device_type = device_type
         self.cdevice.device_id = 0 if index is None else as_device_index(index)
 

@@ -42,7 +42,8 @@ cdef class DataType:
     def itemsize(self) -> int:
         """Bytes per element, ``(bits * lanes + 7) // 8``."""
         if <int16_t>self.cdtype.lanes < 0:
-            raise ValueError(f"DataType.itemsize: cannot determine the itemsize of the scalable vector type '{self}'")
+            raise ValueError(f"DataType.itemsize(): cannot determine the itemsize of the scalable "
+                             f"vector type '{self}'")
         return (self.cdtype.bits * self.cdtype.lanes + 7) // 8
 
     def __str__(self):

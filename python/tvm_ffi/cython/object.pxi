@@ -83,7 +83,7 @@ cdef class CObject:
     def __getstate__(self):
         """``{"handle": <JSON graph str>}``, or ``{"handle": None}`` for a NULL object."""
         if _OBJECT_GET_STATE is None:
-            raise TypeError(f"cannot pickle '{type(self).__name__}' objects")
+            raise TypeError(f"cannot pickle '{type(self).__name__}' object")
         return _OBJECT_GET_STATE(self)
 
     def __setstate__(self, state):
@@ -255,14 +255,14 @@ cdef int check_class_replaceable(int32_t type_index, cls) except -1:
     if previous is None or previous is cls or cls.__basicsize__ <= previous.__basicsize__:
         return 0
     raise ValueError(
-        f"Cannot re-register type `{type_key_of_index(type_index)}` with class "
-        f"`{cls.__qualname__}`: instances were already created with the smaller class "
-        f"`{previous.__qualname__}` ({previous.__basicsize__} bytes < {cls.__basicsize__})")
+        f"register_object(): cannot re-register type '{type_key_of_index(type_index)}' with "
+        f"class '{cls.__qualname__}'; instances were already created with the smaller class "
+        f"'{previous.__qualname__}' ({previous.__basicsize__} bytes < {cls.__basicsize__})")
 
 
 def _object_type_key_to_index(type_key):
     """The type index of a registered key, or None."""
-    cdef bytes key = exact_str(type_key, "type_key").encode("utf-8")
+    cdef bytes key = exact_str(type_key, "_object_type_key_to_index", "type_key").encode("utf-8")
     cdef TVMFFIByteArray arr = bytes_view(key)
     cdef int32_t index = 0
     if TVMFFITypeKeyToIndex(&arr, &index) != 0:
@@ -348,8 +348,8 @@ cdef inline TVMFFIObjectHandle live_handle(CObject obj) except NULL:
 
 
 cdef int raise_no_native_object(CObject obj) except -1:
-    raise ValueError(f"{type(obj).__name__} has no native object: its handle was moved "
-                     "out (by _move()) or never set")
+    raise ValueError(f"{type(obj).__name__}(): the object has no native object; its "
+                     "handle was moved out (by _move()) or never set")
 
 
 cdef object make_object_from_handle(TVMFFIObjectHandle handle):

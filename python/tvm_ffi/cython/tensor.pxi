@@ -98,7 +98,7 @@ cdef class Tensor(CObject):
         return tensor_to_capsule(self, True)
 
     def __reduce__(self):
-        raise TypeError("cannot pickle 'Tensor' objects")
+        raise TypeError("cannot pickle 'Tensor' object")
 
     def __repr__(self):
         if self.chandle == NULL:

@@ -158,7 +158,7 @@ def _lookup_type_attr(int32_t type_index, attr_name, bint ancestor=False):
     With ``ancestor=True`` the ancestors are searched, nearest first, until a value that is
     not None is found.
     """
-    cdef bytes key = exact_str(attr_name, "attr_name").encode("utf-8")
+    cdef bytes key = exact_str(attr_name, "_lookup_type_attr", "attr_name").encode("utf-8")
     cdef TVMFFIByteArray arr = bytes_view(key)
     cdef const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&arr)
     cdef const TVMFFITypeInfo* info
