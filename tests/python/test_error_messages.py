@@ -164,3 +164,9 @@ def test_raised_load_module_message_has_the_form() -> None:
     with pytest.raises(TypeError) as info:
         tvm_ffi.load_module(b"lib.so")
     assert str(info.value) == "load_module(): expected a str or os.PathLike path, got 'bytes'"
+
+
+def test_raised_map_message_names_the_python_class() -> None:
+    with pytest.raises(TypeError) as info:
+        tvm_ffi.Map(5)
+    assert str(info.value) == "Map(): expected a mapping, got 'int'"

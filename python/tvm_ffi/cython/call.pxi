@@ -184,7 +184,8 @@ cdef int call_function(TVMFFIObjectHandle func, PyObject* arg_tuple, PyObject** 
         if cells == NULL or temps == NULL:
             free(cells)
             free(temps)
-            raise MemoryError(f"Function.__call__(): cannot allocate the cells of {num_args} arguments")
+            raise MemoryError(f"Function.__call__(): cannot allocate the cells of {num_args} "
+                              "arguments")
     try:
         if num_args != 0:
             convert_args(arg_tuple, arg_array, num_args, cells, temps, &converted, ctx)
@@ -587,7 +588,8 @@ cdef object tensor_to_framework(TVMFFIObjectHandle handle, const DLPackExchangeA
     CHECK_CALL(ret)
     api.managed_tensor_to_py_object_no_sync(managed, &py_tensor)
     if py_tensor == NULL:
-        raise BufferError("Function.__call__(): the DLPack exchange API made no framework tensor of a result")
+        raise BufferError("Function.__call__(): the DLPack exchange API made no framework "
+                          "tensor of a result")
     value = <object>py_tensor
     Py_DECREF(value)  # the framework handed us the only reference
     return value

@@ -55,8 +55,8 @@ cdef int parse_dlpack_device(object pair, DLDevice* out) except -1:
     if not (isinstance(pair, tuple) and len(pair) == 2
             and all([isinstance(v, numbers.Integral) and not isinstance(v, bool)
                      for v in pair])):
-        raise TypeError(f"Function.__call__(): __dlpack_device__() must return a (device_type, device_id) tuple of "
-                        f"ints, got {pair!r}")
+        raise TypeError(f"Function.__call__(): __dlpack_device__() must return a "
+                        f"(device_type, device_id) tuple of ints, got {pair!r}")
     check_device_type(pair[0], "__dlpack_device__")
     out.device_type = pair[0]
     out.device_id = pair[1]
@@ -118,8 +118,8 @@ cdef class Device:
             try:
                 device_type = as_device_index(device_type)
             except TypeError:
-                raise TypeError(f"Device(): invalid device type {device_type!r}; expected a name such as "
-                                "'cuda' or a DLDeviceType code") from None
+                raise TypeError(f"Device(): invalid device type {device_type!r}; expected a name "
+                                "such as 'cuda' or a DLDeviceType code") from None
             check_device_type(device_type, "Device")
         self.cdevice.device_type = device_type
         self.cdevice.device_id = 0 if index is None else as_device_index(index)

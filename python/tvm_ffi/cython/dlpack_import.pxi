@@ -187,9 +187,9 @@ cdef int raise_misaligned_at(uint64_t address, str dtype, size_t alignment,
 
 cdef int raise_read_only_argument(str what) except -1:
     """Native functions get writable DLTensors: no parameter can be declared read-only."""
-    raise BufferError(f"Function.__call__(): tensor argument: {what} is read-only, and a native function could "
-                      f"write to it (the FFI has no read-only tensor parameters); pass a "
-                      f"writable copy instead, {_COPY_HINT}")
+    raise BufferError(f"Function.__call__(): tensor argument: {what} is read-only, and a "
+                      f"native function could write to it (the FFI has no read-only tensor "
+                      f"parameters); pass a writable copy instead, {_COPY_HINT}")
 
 
 cdef int check_importable(const DLTensor* tensor, uint64_t flags, bint for_call) except -1:
@@ -298,10 +298,10 @@ cdef int raise_bad_capsule(object capsule) except -1:
                         f"{type(capsule).__name__}")
     text = capsule_name(capsule)
     if text.startswith("used_dltensor"):
-        raise ValueError(f"from_dlpack(): the DLPack capsule '{text}' was already consumed; a DLPack "
-                         "PyCapsule can only be consumed once")
-    raise ValueError(f"from_dlpack(): expected a DLPack capsule named 'dltensor' or 'dltensor_versioned', "
-                     f"got '{text}'")
+        raise ValueError(f"from_dlpack(): the DLPack capsule '{text}' was already consumed; "
+                         "a DLPack PyCapsule can only be consumed once")
+    raise ValueError(f"from_dlpack(): expected a DLPack capsule named 'dltensor' or "
+                     f"'dltensor_versioned', got '{text}'")
 
 
 cdef object consumer_stream_of(object value, const CallContext* ctx):

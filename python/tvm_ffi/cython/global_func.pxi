@@ -65,5 +65,5 @@ def _remove_global_func(name) -> None:
 
 def _get_global_func_metadata(name) -> str:
     """The metadata JSON text of a global function (``{}`` when it has none)."""
-    return str(_get_builtin_func("ffi.GetGlobalFuncMetadata")(
-        exact_str(name, "get_global_func_metadata", "name"))))
+    metadata = _get_builtin_func("ffi.GetGlobalFuncMetadata")
+    return str(metadata(exact_str(name, "get_global_func_metadata", "name")))

@@ -92,7 +92,8 @@ cdef class CObject:
         if isinstance(rebuilt, PyNativeObject):  # a string or shape: its FFI object
             rebuilt = rebuilt._tvm_ffi_cached_object
         if not isinstance(rebuilt, CObject):
-            raise TypeError(f"Object.__setstate__(): the pickled state of '{type(self).__name__}' is not an object")
+            raise TypeError(f"Object.__setstate__(): the pickled state of "
+                            f"'{type(self).__name__}' is not an object")
         self.__move_handle_from__(rebuilt)
 
 

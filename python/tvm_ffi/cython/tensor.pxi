@@ -135,8 +135,9 @@ cdef bint is_row_major(const DLTensor* t) noexcept:
 cdef object tensor_to_capsule(Tensor tensor, bint versioned):
     cdef PyObject* capsule = NULL
     if not versioned and TVMFFIPyIsReadOnlyTensor(live_handle(tensor)):
-        raise BufferError("Tensor.__dlpack__(): cannot export a read-only Tensor as a legacy DLPack capsule, which "
-                          "cannot mark it read-only; ask for max_version=(1, 0) or later")
+        raise BufferError("Tensor.__dlpack__(): cannot export a read-only Tensor as a legacy "
+                          "DLPack capsule, which cannot mark it read-only; ask for "
+                          "max_version=(1, 0) or later")
     TVMFFIPyTensorToCapsule(live_handle(tensor), versioned, &capsule)
     result = <object>capsule
     Py_DECREF(result)  # <object> took a new reference; the capsule's own one is dropped
