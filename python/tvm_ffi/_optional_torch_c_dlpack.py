@@ -40,9 +40,15 @@ def _create_dlpack_exchange_api_capsule(ptr_as_int: int) -> Any:
         If it is 0 (a null pointer).
     """
     if not isinstance(ptr_as_int, int) or isinstance(ptr_as_int, bool):
-        raise TypeError(f"expected the API address as an int, got {type(ptr_as_int).__name__}")
+        raise TypeError(
+            "_create_dlpack_exchange_api_capsule(): expected the API address as an int, "
+            f"got '{type(ptr_as_int).__name__}'"
+        )
     if ptr_as_int == 0:
-        raise ValueError("the DLPack exchange API address must not be 0")
+        raise ValueError(
+            "_create_dlpack_exchange_api_capsule(): the DLPack exchange API address is 0; "
+            "expected a non-null address"
+        )
     return _PyCapsule_New(ptr_as_int, _CAPSULE_NAME, None)
 
 

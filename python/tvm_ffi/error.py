@@ -108,7 +108,7 @@ class TracebackManager:
         """
         entry = _traceback_from_backtrace(f'  File "{filename}", line {lineno}, in {func}\n')
         if entry is None:
-            raise ValueError(f"cannot make a traceback entry for {filename!r}")
+            raise ValueError(f"append_traceback(): cannot make a traceback entry for {filename!r}")
         if tb is None:
             return entry
         last = tb

@@ -47,17 +47,17 @@ def _lib_search_dirs() -> list[Path]:
     return dirs + _env_search_dirs()
 
 
-def _find_first(kind: str, candidates: list[Path]) -> str:
+def _find_first(api: str, kind: str, candidates: list[Path]) -> str:
     for path in candidates:
         if path.exists():
             return str(path)
     searched = ", ".join(f"'{p}'" for p in candidates)
-    raise RuntimeError(f"tvm_ffi.libinfo: cannot find {kind}; searched {searched}")
+    raise RuntimeError(f"{api}(): cannot find {kind}; searched {searched}")
 
 
-def _find_library(name: str) -> str:
+def _find_library(api: str, name: str) -> str:
     file_name = _lib_file_name(name)
-    return _find_first(file_name, [d / file_name for d in _lib_search_dirs()])
+    return _find_first(api, file_name, [d / file_name for d in _lib_search_dirs()])
 
 
 def find_libtvm_ffi() -> str:
@@ -73,7 +73,7 @@ def find_libtvm_ffi() -> str:
     RuntimeError
         If the library is in none of the searched directories.
     """
-    return _find_library("tvm_ffi")
+    return _find_library("find_libtvm_ffi", "tvm_ffi")
 
 
 def find_libtvm_ffi_testing() -> str:
@@ -89,7 +89,7 @@ def find_libtvm_ffi_testing() -> str:
     RuntimeError
         If the library is in none of the searched directories.
     """
-    return _find_library("tvm_ffi_testing")
+    return _find_library("find_libtvm_ffi_testing", "tvm_ffi_testing")
 
 
 def find_include_path() -> str:
@@ -106,7 +106,9 @@ def find_include_path() -> str:
         If no include directory is found.
     """
     candidates = [_PKG_DIR / "include", _DEV_ROOT / "include"]
-    header = _find_first("tvm/ffi/c_api.h", [d / "tvm" / "ffi" / "c_api.h" for d in candidates])
+    header = _find_first(
+        "find_include_path", "tvm/ffi/c_api.h", [d / "tvm" / "ffi" / "c_api.h" for d in candidates]
+    )
     return str(Path(header).parent.parent.parent)
 
 
@@ -128,7 +130,11 @@ def find_dlpack_include_path() -> str:
         _DEV_ROOT / "include",
         _DEV_ROOT / "3rdparty" / "dlpack" / "include",
     ]
-    header = _find_first("dlpack/dlpack.h", [d / "dlpack" / "dlpack.h" for d in candidates])
+    header = _find_first(
+        "find_dlpack_include_path",
+        "dlpack/dlpack.h",
+        [d / "dlpack" / "dlpack.h" for d in candidates],
+    )
     return str(Path(header).parent.parent)
 
 
@@ -147,7 +153,11 @@ def find_python_helper_include_path() -> str:
     """
     candidates = [_PKG_DIR / "include", _PKG_DIR / "cython"]
     name = "tvm_ffi_python_helpers.h"
-    return str(Path(_find_first(name, [d / name for d in candidates])).parent)
+    return str(
+        Path(
+            _find_first("find_python_helper_include_path", name, [d / name for d in candidates])
+        ).parent
+    )
 
 
 def find_cmake_path() -> str:
@@ -165,7 +175,7 @@ def find_cmake_path() -> str:
     """
     candidates = [_PKG_DIR / "share" / "cmake" / "tvm_ffi", _DEV_ROOT / "build"]
     name = "tvm_ffi-config.cmake"
-    return str(Path(_find_first(name, [d / name for d in candidates])).parent)
+    return str(Path(_find_first("find_cmake_path", name, [d / name for d in candidates])).parent)
 
 
 def find_source_path() -> str:
@@ -182,7 +192,9 @@ def find_source_path() -> str:
         If the sources are not found.
     """
     candidates = [_PKG_DIR / "src", _DEV_ROOT / "src"]
-    return str(Path(_find_first("src/ffi", [d / "ffi" for d in candidates])).parent)
+    return str(
+        Path(_find_first("find_source_path", "src/ffi", [d / "ffi" for d in candidates])).parent
+    )
 
 
 def find_cython_lib() -> str:
@@ -202,7 +214,7 @@ def find_cython_lib() -> str:
     candidates += sorted((_DEV_ROOT / "build").glob("core.*.so"))
     if not candidates:
         raise RuntimeError(
-            f"tvm_ffi.libinfo: cannot find the core extension; searched '{_PKG_DIR}', "
+            f"find_cython_lib(): cannot find the core extension; searched '{_PKG_DIR}', "
             f"'{_DEV_ROOT / 'build'}'"
         )
     return str(candidates[0])
@@ -222,7 +234,7 @@ def find_windows_implib() -> str:
         If the import library is not found.
     """
     candidates = [d / "tvm_ffi.lib" for d in _lib_search_dirs()]
-    return _find_first("tvm_ffi.lib", candidates)
+    return _find_first("find_windows_implib", "tvm_ffi.lib", candidates)
 
 
 def include_paths() -> list[str]:
@@ -316,7 +328,9 @@ def find_package_library(
     dirs = _package_lib_dirs(package, extra_lib_paths)
     candidates = _record_files(package, file_names)
     candidates += [d / name for d in dirs for name in file_names]
-    return _find_first(f"library '{target_name}' of package '{package}'", candidates)
+    return _find_first(
+        "find_package_library", f"library '{target_name}' of package '{package}'", candidates
+    )
 
 
 def _resolve_and_validate(paths: list[Path], cond: Callable[[Path], bool | Path]) -> str | None:
@@ -396,13 +410,13 @@ def _dlopen_mode(mode: str | int) -> int:
         return mode
     if not isinstance(mode, str):
         raise TypeError(
-            "load_lib_ctypes: mode must be a str such as 'RTLD_LOCAL' or an int, "
-            f"got {type(mode).__name__}"
+            "load_lib_ctypes(): mode has the wrong type; expected a str such as 'RTLD_LOCAL' "
+            f"or an int, got '{type(mode).__name__}'"
         )
     value = getattr(ctypes, mode, None) if mode.startswith("RTLD_") else None
     if not isinstance(value, int):
         raise ValueError(
-            f"load_lib_ctypes: unknown mode {mode!r}; expected 'RTLD_LOCAL' or 'RTLD_GLOBAL'"
+            f"load_lib_ctypes(): unknown mode {mode!r}; expected 'RTLD_LOCAL' or 'RTLD_GLOBAL'"
         )
     return value
 

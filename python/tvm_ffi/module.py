@@ -181,9 +181,11 @@ def load_module(path: str | os.PathLike[str], keep_module_alive: bool = True) ->
     """
     path = os.fspath(path)
     if not isinstance(path, str):
-        raise TypeError(f"load_module expects a str or os.PathLike path, got {type(path).__name__}")
+        raise TypeError(
+            f"load_module(): expected a str or os.PathLike path, got '{type(path).__name__}'"
+        )
     if not os.path.exists(path):
-        raise RuntimeError(f"Failed to load library '{path}': no such file")
+        raise RuntimeError(f"load_module(): no such file {path!r}")
     module: Module = _LOAD_FROM_FILE(os.path.abspath(path))
     if keep_module_alive:
         _GLOBALS_ADD(module)

@@ -26,14 +26,18 @@ def _stream_address(stream: RawStream | None) -> int:
         return operator.index(stream)
     except TypeError:
         raise TypeError(
-            f"stream must be an int or ctypes.c_void_p, got {type(stream).__name__}; "
+            "use_raw_stream(): expected an int or ctypes.c_void_p stream, "
+            f"got '{type(stream).__name__}'; "
             "use use_torch_stream for torch streams"
         ) from None
 
 
 def _require_device(device: object) -> Device:
     if not isinstance(device, Device):
-        raise TypeError(f"device must be a tvm_ffi.Device, got '{type(device).__name__}'")
+        raise TypeError(
+            "use_raw_stream(): expected device to be a tvm_ffi.Device, "
+            f"got '{type(device).__name__}'"
+        )
     return device
 
 
@@ -59,7 +63,7 @@ def use_raw_stream(device: Device, stream: RawStream) -> StreamContext:
     """Return a context making ``stream`` (an int or ``c_void_p``) current for ``device``."""
     if not isinstance(stream, (int, ctypes.c_void_p)):
         raise ValueError(
-            f"use_raw_stream expects an int or ctypes.c_void_p stream, got "
+            f"use_raw_stream(): expected an int or ctypes.c_void_p stream, got "
             f"'{type(stream).__name__}'; use use_torch_stream for torch streams"
         )
     return StreamContext(device, stream)

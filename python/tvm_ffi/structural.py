@@ -358,13 +358,13 @@ def _typed_callbacks(callbacks: _Callbacks, api_name: str) -> list[tuple[Any, Ca
         for entry in callbacks:
             if not _is_entry(entry):
                 raise TypeError(
-                    f"{api_name}: each callback in a sequence must be a (type, callback) tuple, "
+                    f"{api_name}(): each callback in a sequence must be a (type, callback) tuple, "
                     f"got {entry!r}"
                 )
             pairs += _split_entry(entry)
         return pairs
     raise TypeError(
-        f"{api_name}: callbacks must be a callable, a (type, callback) or "
+        f"{api_name}(): callbacks must be a callable, a (type, callback) or "
         f"((type1, type2, ...), callback) tuple, or a sequence of such tuples, got {callbacks!r}"
     )
 

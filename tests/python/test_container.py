@@ -278,7 +278,7 @@ def test_map_getitem_get_and_contains() -> None:
 @pytest.mark.parametrize("cls", [tvm_ffi.Map, tvm_ffi.Dict])
 @pytest.mark.parametrize("value", [5, "ab", [("a", 1)]])
 def test_map_from_non_mapping_is_type_error(cls: type, value: object) -> None:
-    with pytest.raises(TypeError, match=f"expects a mapping, got '{type(value).__name__}'"):
+    with pytest.raises(TypeError, match=f"expected a mapping, got '{type(value).__name__}'"):
         cls(value)
 
 

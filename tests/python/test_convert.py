@@ -299,8 +299,8 @@ except ValueError as err:
 
 def test_tvm_ffi_object_protocol_returning_moved_out_object(run_python) -> None:
     assert run_python("-c", MOVED_OUT_PROTOCOL_OBJECT).stdout == (
-        "__tvm_ffi_object__() of HasObject returned a Function with no native object "
-        "(its handle was moved out or never set)\n"
+        "Function.__call__(): __tvm_ffi_object__() of HasObject returned a Function with no "
+        "native object (its handle was moved out or never set)\n"
     )
 
 

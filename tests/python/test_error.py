@@ -274,9 +274,9 @@ def test_error_methods_check_their_object() -> None:
         error.update_backtrace("x")
     with pytest.raises(ValueError, match="has no native object"):
         _ = error.kind
-    with pytest.raises(TypeError, match=r"expected an ffi\.Error, got Array"):
+    with pytest.raises(TypeError, match=r"^Error\(\): expected an ffi\.Error, got 'Array'"):
         core.Error.update_backtrace(tvm_ffi.Array([1]), "x")
-    with pytest.raises(TypeError, match=r"expected an ffi\.Error, got Array"):
+    with pytest.raises(TypeError, match=r"^Error\(\): expected an ffi\.Error, got 'Array'"):
         core.Error.__init__(tvm_ffi.Array([1]), "ValueError", "x")
     error.__init__("KeyError", "again")
     assert (error.kind, error.message) == ("KeyError", "again")

@@ -320,7 +320,8 @@ def test_from_mlir_packed_safe_call_keeps_object_alive() -> None:
 def test_from_symbol_rejects_null_and_bad_addresses(factory: Callable[..., Any]) -> None:
     keep = object()
     baseline = sys.getrefcount(keep)
-    with pytest.raises(ValueError, match="symbol address is 0"):
+    api = rf"^Function\.{factory.__name__}\(\): "
+    with pytest.raises(ValueError, match=api + "the symbol address is 0"):
         factory(0, keep_alive_object=keep)
     with pytest.raises(OverflowError):
         factory(-1, keep_alive_object=keep)

@@ -62,12 +62,13 @@ def test_load_lib_ctypes_takes_the_mode_by_name_or_value(mode) -> None:
 
 
 def test_load_lib_ctypes_rejects_bad_modes() -> None:
-    with pytest.raises(ValueError, match="unknown mode 'RTLD_BOGUS'"):
+    with pytest.raises(ValueError, match=r"^load_lib_ctypes\(\): unknown mode 'RTLD_BOGUS'"):
         libinfo.load_lib_ctypes("tvm_ffi", "tvm_ffi_testing", "RTLD_BOGUS")
-    with pytest.raises(ValueError, match="unknown mode 'CDLL'"):
+    with pytest.raises(ValueError, match=r"^load_lib_ctypes\(\): unknown mode 'CDLL'"):
         libinfo.load_lib_ctypes("tvm_ffi", "tvm_ffi_testing", "CDLL")
     for bad in (None, 1.0, True):
-        with pytest.raises(TypeError, match="mode must be a str such as 'RTLD_LOCAL' or an int"):
+        wrong_type = r"^load_lib_ctypes\(\): mode has the wrong type; expected a str"
+        with pytest.raises(TypeError, match=wrong_type):
             libinfo.load_lib_ctypes("tvm_ffi", "tvm_ffi_testing", bad)
 
 

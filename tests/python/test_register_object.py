@@ -352,8 +352,8 @@ def test_reregistering_larger_class_after_instances_is_value_error() -> None:
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith(
-        "Cannot re-register type `testing.TestIntPair` with class `Wide`: instances were "
-        "already created with the smaller class `Slim`"
+        "register_object(): cannot re-register type 'testing.TestIntPair' with class 'Wide'; "
+        "instances were already created with the smaller class 'Slim'"
     ), run.stdout
 
 

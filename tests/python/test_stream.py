@@ -52,7 +52,10 @@ def test_null_void_p_stream() -> None:
 
 
 def test_stream_context_rejects_other_types() -> None:
-    with pytest.raises(TypeError, match=r"stream must be an int or ctypes\.c_void_p, got str"):
+    with pytest.raises(
+        TypeError,
+        match=r"use_raw_stream\(\): expected an int or ctypes\.c_void_p stream, got 'str'",
+    ):
         tvm_ffi.StreamContext(CUDA0, "stream").__enter__()
     assert tvm_ffi.get_raw_stream(CUDA0) == 0
 
@@ -60,9 +63,9 @@ def test_stream_context_rejects_other_types() -> None:
 @pytest.mark.parametrize("device", ["cuda:0", 2, None])
 def test_stream_functions_reject_non_device(device: object) -> None:
     kind = type(device).__name__
-    with pytest.raises(TypeError, match=f"device must be a tvm_ffi.Device, got '{kind}'"):
+    with pytest.raises(TypeError, match=f"expected device to be a tvm_ffi.Device, got '{kind}'"):
         tvm_ffi.get_raw_stream(device)
-    with pytest.raises(TypeError, match=f"device must be a tvm_ffi.Device, got '{kind}'"):
+    with pytest.raises(TypeError, match=f"expected device to be a tvm_ffi.Device, got '{kind}'"):
         tvm_ffi.StreamContext(device, 0)
 
 

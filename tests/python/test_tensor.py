@@ -530,7 +530,7 @@ def test_set_class_tensor(restore_tensor_class: None) -> None:
 
 @pytest.mark.parametrize("cls", [int, object, None, tvm_ffi.Object])
 def test_set_class_tensor_rejects_other_classes(cls: object) -> None:
-    with pytest.raises(TypeError, match="expects a subclass of Tensor"):
+    with pytest.raises(TypeError, match=r"_set_class_tensor\(\): expected a subclass of Tensor"):
         core._set_class_tensor(cls)
     assert core._CLASS_TENSOR is tvm_ffi.Tensor
 

@@ -33,7 +33,7 @@ def parse_arch_list(text: str) -> list[str]:
         match = _CAPABILITY.fullmatch(entry.lower())
         if match is None:
             raise ValueError(
-                f"tvm_ffi.cpp: {ARCH_LIST_ENV} entry {entry!r} is not a compute capability "
+                f"build(): {ARCH_LIST_ENV} entry {entry!r} is not a compute capability "
                 "such as '9.0' or '9.0a'"
             )
         arch = "".join(match.groups())

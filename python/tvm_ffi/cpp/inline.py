@@ -27,7 +27,7 @@ def _generated_sources(
     cpp, cuda = normalize_sources(cpp_sources), normalize_sources(cuda_sources)
     docs = normalize_functions(functions)
     if not cpp and not cuda:
-        raise ValueError("tvm_ffi.cpp: give cpp_sources or cuda_sources")
+        raise ValueError("build_inline(): no sources; expected cpp_sources or cuda_sources")
     generated = {}
     if cpp:
         generated[_CPP_FILE_NAME] = assemble_source(cpp, docs)
@@ -107,7 +107,7 @@ def build_inline(
         If ``embed_cubin`` is given on Windows.
     """
     if embed_cubin and sys.platform.startswith("win32"):
-        raise NotImplementedError("tvm_ffi.cpp: embed_cubin is not supported on Windows")
+        raise NotImplementedError("build_inline(): embed_cubin is not supported on Windows")
     options = make_build_options(
         extra_cflags,
         extra_cuda_cflags,

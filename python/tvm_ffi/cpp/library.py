@@ -62,8 +62,7 @@ def check_identifier(value: str, what: str) -> None:
     """Raise ``ValueError`` unless ``value`` is identifier-like: ``[A-Za-z_][A-Za-z0-9_]*``."""
     if not isinstance(value, str) or _NAME_PATTERN.fullmatch(value) is None:
         raise ValueError(
-            f"tvm_ffi.cpp: {what} must be an identifier-like name "
-            f"(letters, digits, '_'), got {value!r}"
+            f"build(): {what} must be an identifier-like name (letters, digits, '_'), got {value!r}"
         )
 
 
@@ -77,7 +76,7 @@ def _rule_for(source: str) -> str | None:
         return "compile_gpu"
     if source.endswith(_CXX_SUFFIXES):
         return "compile_cxx"
-    raise ValueError(f"tvm_ffi.cpp: cannot tell how to compile '{source}' from its extension")
+    raise ValueError(f"build(): cannot tell how to compile '{source}' from its extension")
 
 
 def _compile_steps(sources: Sequence[str]) -> tuple[list[CompileStep], list[str]]:
@@ -109,8 +108,7 @@ def _check_cubins(cubins: dict[str, bytes]) -> None:
         check_identifier(cubin_name, "embed_cubin name")
         if not isinstance(image, (bytes, bytearray)):
             raise TypeError(
-                f"tvm_ffi.cpp: embed_cubin['{cubin_name}'] must be bytes, "
-                f"got {type(image).__name__}"
+                f"build(): embed_cubin['{cubin_name}'] must be bytes, got {type(image).__name__}"
             )
 
 
@@ -191,7 +189,7 @@ def _make_plan(
     all_sources = [str(Path(path).resolve()) for path in source_files] + sorted(generated)
     steps, prebuilt = _compile_steps(all_sources)
     if not steps and not prebuilt:
-        raise ValueError("tvm_ffi.cpp: nothing to build; give at least one source")
+        raise ValueError("build(): nothing to build; give at least one source")
     tools = _tools(steps, options)
     inputs = {
         "name": name,

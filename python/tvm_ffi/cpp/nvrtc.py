@@ -24,8 +24,8 @@ def _bindings() -> tuple[ModuleType, ModuleType]:
         from cuda.bindings import driver, nvrtc
     except ImportError as err:
         raise _CudaPythonMissingError(
-            "nvrtc_compile(): CUDA bindings not available; it needs the cuda-python package "
-            "(pip install cuda-python)",
+            "nvrtc_compile(): the CUDA bindings are not available; install the cuda-python "
+            "package (pip install cuda-python)",
             name="cuda.bindings",
         ) from err
     return driver, nvrtc
@@ -40,7 +40,7 @@ def _driver_call(driver: ModuleType, what: str, *args: Any) -> Any:
     """Call ``driver.<what>(*args)``; return its one value, raise if the result is not success."""
     result, *values = getattr(driver, what)(*args)
     if result != driver.CUresult.CUDA_SUCCESS:
-        raise RuntimeError(f"{what} failed: {_result_name(result)}")
+        raise RuntimeError(f"nvrtc_compile(): {what} failed: {_result_name(result)}")
     return values[0] if values else None
 
 

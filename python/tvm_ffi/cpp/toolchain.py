@@ -26,7 +26,7 @@ def _resolve_command(text: str, what: str) -> list[str]:
     words = shlex.split(text)
     program = shutil.which(words[0]) if words else None
     if program is None:
-        raise RuntimeError(f"tvm_ffi.cpp: {what} '{text}' not found")
+        raise RuntimeError(f"build(): {what} '{text}' not found")
     return [program, *words[1:]]
 
 
@@ -37,7 +37,7 @@ def find_cxx_compiler() -> list[str]:
     for name in ("c++", "g++", "clang++"):
         if shutil.which(name):
             return _resolve_command(name, "C++ compiler")
-    raise RuntimeError("tvm_ffi.cpp: no C++ compiler found; set $CXX or install c++/g++")
+    raise RuntimeError("build(): no C++ compiler found; set $CXX or install c++/g++")
 
 
 def find_c_compiler() -> list[str]:
@@ -47,7 +47,7 @@ def find_c_compiler() -> list[str]:
     for name in ("cc", "gcc", "clang"):
         if shutil.which(name):
             return _resolve_command(name, "C compiler")
-    raise RuntimeError("tvm_ffi.cpp: no C compiler found; set $CC or install cc/gcc")
+    raise RuntimeError("build(): no C compiler found; set $CC or install cc/gcc")
 
 
 def find_ninja() -> str:
@@ -64,7 +64,7 @@ def find_ninja() -> str:
     candidate = Path(bin_dir) / "ninja" if bin_dir else None
     if candidate is not None and candidate.is_file():
         return str(candidate)
-    raise RuntimeError("tvm_ffi.cpp: ninja not found; install it with `pip install ninja`")
+    raise RuntimeError("build(): ninja not found; install it with `pip install ninja`")
 
 
 def _cuda_home() -> str | None:
@@ -137,7 +137,7 @@ def find_gpu_toolchain(backend: str | None) -> GpuToolchain:
         If the compiler (nvcc or hipcc) is not found.
     """
     if backend not in (None, "cuda", "hip"):
-        raise ValueError(f"tvm_ffi.cpp: backend must be 'cuda' or 'hip', got {backend!r}")
+        raise ValueError(f"build(): backend must be 'cuda' or 'hip', got {backend!r}")
     backend = backend or _backend_override()
     if backend in (None, "cuda"):
         toolchain = _cuda_toolchain()
@@ -148,10 +148,7 @@ def find_gpu_toolchain(backend: str | None) -> GpuToolchain:
         if toolchain is not None:
             return toolchain
     if backend == "hip":
-        raise RuntimeError(
-            "tvm_ffi.cpp: cannot compile HIP sources: hipcc not found (set ROCM_PATH)"
-        )
+        raise RuntimeError("build(): cannot compile HIP sources: hipcc not found (set ROCM_PATH)")
     raise RuntimeError(
-        "tvm_ffi.cpp: cannot compile CUDA sources: nvcc not found "
-        "(set CUDA_HOME or put nvcc on PATH)"
+        "build(): cannot compile CUDA sources: nvcc not found (set CUDA_HOME or put nvcc on PATH)"
     )

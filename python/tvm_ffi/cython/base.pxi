@@ -244,13 +244,13 @@ cdef inline str byte_array_to_str(TVMFFIByteArray arr):
     return arr.data[:arr.size].decode("utf-8", "replace")
 
 
-cdef inline str exact_str(object value, str what):
+cdef inline str exact_str(object value, str api, str what):
     """``value`` as an exact ``str``; subclasses such as ``String`` are accepted."""
     if type(value) is str:
         return value
     if isinstance(value, str):
         return str(value)
-    raise TypeError(f"{what} must be str, got '{type(value).__name__}'")
+    raise TypeError(f"{api}(): {what} must be a str; expected str, got '{type(value).__name__}'")
 
 
 cdef inline int CHECK_CALL(int ret) except -1:

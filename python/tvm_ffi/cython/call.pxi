@@ -63,7 +63,7 @@ cdef class _FunctionBase(CObject):
         self.release_gil = _RELEASE_GIL_BY_DEFAULT
 
     def __init__(self, *args, **kwargs):
-        raise TypeError("Function cannot be constructed directly; use get_global_func, "
+        raise TypeError("Function(): cannot be constructed directly; use get_global_func, "
                         "convert or register_global_func")
 
     def __call__(self, *args):
@@ -78,7 +78,7 @@ cdef class _FunctionBase(CObject):
 
         ``keep_alive_object`` gets one extra reference for the Function's lifetime.
         """
-        return function_from_address(symbol_address(c_symbol, "__from_extern_c__"),
+        return function_from_address(symbol_address(c_symbol, "Function.__from_extern_c__"),
                                      keep_alive_object, False)
 
     @staticmethod
@@ -86,7 +86,7 @@ cdef class _FunctionBase(CObject):
         """Wraps an MLIR packed function ``void(void**)`` with slots
         (handle, args, num_args, result, return code)."""
         return function_from_address(
-            symbol_address(mlir_packed_symbol, "__from_mlir_packed_safe_call__"),
+            symbol_address(mlir_packed_symbol, "Function.__from_mlir_packed_safe_call__"),
             keep_alive_object, True)
 
 
@@ -113,7 +113,7 @@ cdef object call_function_vectorcall(PyObject* self, PyObject** args, size_t nar
                                      PyObject* kwnames):
     """Function.__call__ as a vectorcall: the arguments arrive as the caller's array."""
     if kwnames != NULL and len(<tuple>kwnames) != 0:
-        raise TypeError(f"Function got unexpected keyword arguments {<tuple>kwnames}")
+        raise TypeError(f"Function.__call__(): unexpected keyword arguments {<tuple>kwnames}")
     return call_from_python(<_FunctionBase>self, NULL, args, PyVectorcall_NARGS(nargsf))
 
 
@@ -137,7 +137,7 @@ cdef void* symbol_address(object symbol, str api) except NULL:
     """The address held by ``symbol`` (an int); ValueError when it is 0."""
     cdef uint64_t address = int(symbol)
     if address == 0:
-        raise ValueError(f"Function.{api}: the symbol address is 0 (NULL)")
+        raise ValueError(f"{api}(): the symbol address is 0; expected a non-null address")
     return <void*>address
 
 
@@ -184,7 +184,8 @@ cdef int call_function(TVMFFIObjectHandle func, PyObject* arg_tuple, PyObject** 
         if cells == NULL or temps == NULL:
             free(cells)
             free(temps)
-            raise MemoryError(f"cannot allocate the cells of {num_args} arguments")
+            raise MemoryError(f"Function.__call__(): cannot allocate the cells of {num_args} "
+                              "arguments")
     try:
         if num_args != 0:
             convert_args(arg_tuple, arg_array, num_args, cells, temps, &converted, ctx)
@@ -551,14 +552,14 @@ cdef object make_pod_result(TVMFFIAny* cell):
     if index == kTVMFFIDevice:
         return make_device(cell.v_device)
     if index == kTVMFFIRawStr:
-        raise ValueError("Return value cannot be a raw C string")
+        raise ValueError("Function.__call__(): the return value cannot be a raw C string")
     if index == kTVMFFIByteArrayPtr:
-        raise ValueError("Return value cannot be a byte array pointer")
+        raise ValueError("Function.__call__(): the return value cannot be a byte array pointer")
     if index == kTVMFFIObjectRValueRef:
-        raise ValueError("Return value cannot be an rvalue reference")
+        raise ValueError("Function.__call__(): the return value cannot be an rvalue reference")
     if index == kTVMFFIDLTensorPtr:
-        raise ValueError("Return value cannot be a borrowed DLTensor*")
-    raise ValueError(f"Return value has an unsupported type index {index}")
+        raise ValueError("Function.__call__(): the return value cannot be a borrowed DLTensor*")
+    raise ValueError(f"Function.__call__(): the return value has an unsupported type index {index}")
 
 
 cdef object make_framework_result(TVMFFIAny* owned, const DLPackExchangeAPI* api):
@@ -587,7 +588,8 @@ cdef object tensor_to_framework(TVMFFIObjectHandle handle, const DLPackExchangeA
     CHECK_CALL(ret)
     api.managed_tensor_to_py_object_no_sync(managed, &py_tensor)
     if py_tensor == NULL:
-        raise BufferError("the DLPack exchange API made no framework tensor of a result")
+        raise BufferError("Function.__call__(): the DLPack exchange API made no framework "
+                          "tensor of a result")
     value = <object>py_tensor
     Py_DECREF(value)  # the framework handed us the only reference
     return value

@@ -115,12 +115,12 @@ cdef TVMFFIObjectHandle make_callback_handle(object owner,
     return handle
 
 
-def _convert_to_function(pyfunc) -> "Function":
-    """A Function calling the Python callable ``pyfunc``."""
+def _convert_to_function(pyfunc, str api="convert_func") -> "Function":
+    """A Function calling the Python callable ``pyfunc``; ``api`` names the caller in errors."""
     if isinstance(pyfunc, Function):
         return pyfunc
     if not callable(pyfunc):
-        raise TypeError(f"expected a callable, got '{type(pyfunc).__name__}'")
+        raise TypeError(f"{api}(): expected a callable, got '{type(pyfunc).__name__}'")
     return make_object_from_handle(make_callback_handle(pyfunc, py_callback_safe_call))
 
 
@@ -134,13 +134,13 @@ def convert_func(pyfunc, tensor_cls=None) -> "Function":
     if tensor_cls is None:
         return _convert_to_function(pyfunc)
     if not callable(pyfunc):
-        raise TypeError(f"convert_func expects a callable, got '{type(pyfunc).__name__}'")
+        raise TypeError(f"convert_func(): expected a callable, got '{type(pyfunc).__name__}'")
     if not isinstance(tensor_cls, type):
-        raise TypeError(f"convert_func: tensor_cls must be a class, got "
+        raise TypeError(f"convert_func(): tensor_cls must be a class, got "
                         f"'{type(tensor_cls).__name__}'")
     cdef const DLPackExchangeAPI* api = exchange_api_of_type(<type>tensor_cls)
     if api == NULL:
-        raise TypeError(f"convert_func: tensor_cls '{tensor_cls.__name__}' has no usable "
+        raise TypeError(f"convert_func(): tensor_cls '{tensor_cls.__name__}' has no usable "
                         "__dlpack_c_exchange_api__")
     cdef _FrameworkTensorCallback callback = _FrameworkTensorCallback.__new__(
         _FrameworkTensorCallback)

@@ -37,7 +37,8 @@ cdef class CContainerBase(CObject):
         """Adopts the map returned by ``constructor(k0, v0, k1, v1, ...)`` for the entries."""
         cdef list flat = []
         if not hasattr(mapping, "items"):
-            raise TypeError(f"{constructor} expects a mapping, got '{type(mapping).__name__}'")
+            api = constructor.rsplit(".", 1)[-1]
+            raise TypeError(f"{api}(): expected a mapping, got '{type(mapping).__name__}'")
         for key, value in mapping.items():
             flat.append(key)
             flat.append(value)

@@ -50,11 +50,11 @@ cdef TVMFFIObjectHandle protocol_object_handle(object value) except NULL:
     object (the result may die on return)."""
     result = value.__tvm_ffi_object__()
     if not isinstance(result, CObject):
-        raise TypeError("__tvm_ffi_object__() must return an tvm_ffi.Object")
+        raise TypeError("Function.__call__(): __tvm_ffi_object__() must return a tvm_ffi.Object")
     if (<CObject>result).chandle == NULL:
-        raise ValueError(f"__tvm_ffi_object__() of {type(value).__name__} returned a "
-                         f"{type(result).__name__} with no native object (its handle was "
-                         "moved out or never set)")
+        raise ValueError(f"Function.__call__(): __tvm_ffi_object__() of {type(value).__name__} "
+                         f"returned a {type(result).__name__} with no native object (its "
+                         "handle was moved out or never set)")
     TVMFFIObjectIncRef((<CObject>result).chandle)
     return (<CObject>result).chandle
 

@@ -45,7 +45,7 @@ cdef inline int set_int(TVMFFIAny* out, object value, int32_t type_index) except
     cdef int fits
     TVMFFIPySetIntCell(<PyObject*>value, out, type_index, &fits)
     if not fits:
-        raise OverflowError(f"integer {value} does not fit in int64")
+        raise OverflowError(f"Function.__call__(): integer {value} does not fit in int64")
     return 0
 
 

@@ -138,8 +138,8 @@ cdef object cuda_stream_of(object value):
     """The stream address in ``value.__cuda_stream__()``, a ``(version, address)`` pair."""
     pair = value.__cuda_stream__()
     if type(pair) is not tuple or len(pair) != 2:
-        raise TypeError(f"__cuda_stream__() must return a (version, stream) tuple, got "
-                        f"{type(pair).__name__}")
+        raise TypeError(f"Function.__call__(): __cuda_stream__() must return a (version, "
+                        f"stream) tuple, got '{type(pair).__name__}'")
     return int(pair[1])
 
 

@@ -38,7 +38,7 @@ cdef dict _DEVICE_NAME_TO_TYPE = {
 
 cdef int check_device_type(object code, str api) except -1:
     if code not in _DEVICE_TYPE_TO_NAME:
-        raise ValueError(f"{api}: unknown DLPack device type code {code}; expected one of "
+        raise ValueError(f"{api}(): unknown DLPack device type code {code}; expected one of "
                          f"{sorted(_DEVICE_TYPE_TO_NAME)} (DLDeviceType)")
     return 0
 
@@ -55,9 +55,9 @@ cdef int parse_dlpack_device(object pair, DLDevice* out) except -1:
     if not (isinstance(pair, tuple) and len(pair) == 2
             and all([isinstance(v, numbers.Integral) and not isinstance(v, bool)
                      for v in pair])):
-        raise TypeError(f"__dlpack_device__() must return a (device_type, device_id) tuple of "
-                        f"ints, got {pair!r}")
-    check_device_type(pair[0], "__dlpack_device__()")
+        raise TypeError(f"Function.__call__(): __dlpack_device__() must return a "
+                        f"(device_type, device_id) tuple of ints, got {pair!r}")
+    check_device_type(pair[0], "__dlpack_device__")
     out.device_type = pair[0]
     out.device_id = pair[1]
     return 0
@@ -118,9 +118,9 @@ cdef class Device:
             try:
                 device_type = as_device_index(device_type)
             except TypeError:
-                raise TypeError(f"Invalid device type: {device_type!r}; expected a name such as "
-                                "'cuda' or a DLDeviceType code") from None
-            check_device_type(device_type, "Device()")
+                raise TypeError(f"Device(): invalid device type {device_type!r}; expected a name "
+                                "such as 'cuda' or a DLDeviceType code") from None
+            check_device_type(device_type, "Device")
         self.cdevice.device_type = device_type
         self.cdevice.device_id = 0 if index is None else as_device_index(index)
 
@@ -139,7 +139,7 @@ cdef class Device:
         a code DLPack does not define (a device made natively can have one)."""
         name = _DEVICE_TYPE_TO_NAME.get(self.cdevice.device_type)
         if name is None:
-            raise ValueError(f"Device.type: unknown DLPack device type code "
+            raise ValueError(f"Device.type(): unknown DLPack device type code "
                              f"{self.cdevice.device_type}")
         return name
 
@@ -174,7 +174,7 @@ cdef class Device:
 def _create_device_from_tuple(cls, device_type, device_id):
     """A ``cls`` device of ``(device_type, device_id)``: the constructor in Apache's pickles."""
     if not (isinstance(cls, type) and issubclass(cls, Device)):
-        raise TypeError(f"_create_device_from_tuple() expects a Device subclass, got {cls!r}")
+        raise TypeError(f"_create_device_from_tuple(): expected a Device subclass, got {cls!r}")
     cdef Device value = Device(device_type, device_id)
     cdef Device result = cls.__new__(cls)
     result.cdevice = value.cdevice

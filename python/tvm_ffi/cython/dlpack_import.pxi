@@ -24,18 +24,31 @@ cdef object _torch_is_conj = None
 cdef object _torch_untyped_storage = None
 
 
+cdef str exchange_api_where(type cls):
+    """The attribute errors name: it is read for ``from_dlpack`` and for tensor arguments
+    alike, and the message names ``from_dlpack`` as the DLPack import."""
+    return f"{cls.__qualname__}.__dlpack_c_exchange_api__"
+
+
+cdef str importer_api(bint for_call):
+    """The public callable a DLPack import serves: a function call's tensor argument, or
+    ``from_dlpack``."""
+    return "Function.__call__" if for_call else "from_dlpack"
+
+
 cdef int check_exchange_api_int(type cls, object address) except -1:
     """The int form of __dlpack_c_exchange_api__ is a bare address, so only this much can be
     checked: a plausible pointer to readable memory (not that it is a DLPackExchangeAPI)."""
-    where = f"{cls.__qualname__}.__dlpack_c_exchange_api__"
+    where = exchange_api_where(cls)
     if address <= 0 or address >= 2 ** 64:
-        raise ValueError(f"{where}: expected the address of a DLPackExchangeAPI, got {address}")
+        raise ValueError(f"from_dlpack(): {where} is not a DLPackExchangeAPI address; expected "
+                         f"the address of a DLPackExchangeAPI, got {address}")
     if address % sizeof(void*) != 0:
-        raise ValueError(f"{where}: expected the address of a DLPackExchangeAPI, got the "
-                         f"misaligned address {address:#x}")
+        raise ValueError(f"from_dlpack(): {where} is misaligned; expected the address of a "
+                         f"DLPackExchangeAPI, got the misaligned address {address:#x}")
     if not TVMFFIPyIsReadableMemory(<void*><uint64_t>address, sizeof(DLPackExchangeAPI)):
-        raise ValueError(f"{where}: expected the address of a DLPackExchangeAPI, got "
-                         f"{address:#x}, which is not readable memory")
+        raise ValueError(f"from_dlpack(): {where} is not readable; expected the address of a "
+                         f"DLPackExchangeAPI, got {address:#x}, which is not readable memory")
     return 0
 
 
@@ -44,24 +57,26 @@ cdef const DLPackExchangeAPI* exchange_api_of_attribute(type cls, object attr) e
     capsule, or its address as an int as upstream also takes) points to; NULL for another
     major version. A malformed attribute raises ValueError (upstream's class for it)."""
     cdef const DLPackExchangeAPI* api
-    where = f"{cls.__qualname__}.__dlpack_c_exchange_api__"
+    where = exchange_api_where(cls)
     if PyCapsule_CheckExact(attr):
         if not PyCapsule_IsValid(attr, kTVMFFIPyExchangeAPI):
-            raise ValueError(f"{where}: expected a PyCapsule named 'dlpack_exchange_api', got "
-                             f"one named {capsule_name(attr)!r}")
+            raise ValueError(f"from_dlpack(): {where} is a capsule of the wrong name; expected a "
+                             f"PyCapsule named 'dlpack_exchange_api', got one named "
+                             f"{capsule_name(attr)!r}")
         api = <const DLPackExchangeAPI*>PyCapsule_GetPointer(attr, kTVMFFIPyExchangeAPI)
     elif isinstance(attr, int) and not isinstance(attr, bool):
         check_exchange_api_int(cls, attr)
         api = <const DLPackExchangeAPI*><uint64_t>attr
     else:
-        raise ValueError(f"{where}: expected a 'dlpack_exchange_api' PyCapsule or an int "
-                         f"address, got {type(attr).__name__}")
+        raise ValueError(f"from_dlpack(): {where} has the wrong type; expected a "
+                         f"'dlpack_exchange_api' PyCapsule or an int address, got "
+                         f"'{type(attr).__name__}'")
     if api.header.version.major != 1:
         return NULL  # a future layout: the class is used through __dlpack__
     if (api.managed_tensor_from_py_object_no_sync == NULL
             or api.managed_tensor_to_py_object_no_sync == NULL):
-        raise ValueError(f"{where}: the DLPackExchangeAPI lacks a managed tensor function, "
-                         "which must not be NULL")
+        raise ValueError(f"from_dlpack(): {where} lacks a managed tensor function; expected "
+                         "both managed tensor functions to be non-NULL")
     return api
 
 
@@ -99,10 +114,10 @@ cdef int reject_lazy_torch_bits(object value, bint check_conj, bint check_neg) e
     Only complex tensors can be conjugated; for the negative bit see
     TVMFFIPyMayBeTorchNegativeView."""
     if check_conj and _torch_is_conj(value):
-        raise BufferError("Can't export tensors with the conjugate bit set; "
+        raise BufferError("from_dlpack(): cannot export tensors with the conjugate bit set; "
                           "call .resolve_conj() first")
     if check_neg and _torch_is_neg(value):
-        raise BufferError("Can't export tensors with the negative bit set; "
+        raise BufferError("from_dlpack(): cannot export tensors with the negative bit set; "
                           "call .resolve_neg() first")
     return 0
 
@@ -143,8 +158,8 @@ cdef TVMFFIObjectHandle exchange_to_handle(const DLPackExchangeAPI* api, object 
         reject_lazy_torch_bits(value, True, True)
     api.managed_tensor_from_py_object_no_sync(<void*>value, &managed)
     if managed == NULL:
-        raise BufferError(f"{type(value).__qualname__}: its DLPack exchange API exported no "
-                          "tensor")
+        raise BufferError(f"{importer_api(for_call)}(): the DLPack exchange API of "
+                          f"{type(value).__qualname__} exported no tensor")
     try:
         holder = _torch_untyped_storage(value) if is_torch else None
         return import_managed(managed, True, alignment, contiguous, for_call, holder)
@@ -165,22 +180,22 @@ cdef int raise_misaligned(const DLTensor* tensor, bint for_call) except -1:
 
 cdef int raise_misaligned_at(uint64_t address, str dtype, size_t alignment,
                              bint for_call) except -1:
-    raise BufferError(f"{'tensor argument' if for_call else 'from_dlpack'}: the data at "
+    raise BufferError(f"{importer_api(for_call)}(): the data at "
                       f"{address:#x} is misaligned for {dtype} (which needs {alignment}-byte "
                       f"alignment); pass an aligned copy instead, {_COPY_HINT}")
 
 
 cdef int raise_read_only_argument(str what) except -1:
     """Native functions get writable DLTensors: no parameter can be declared read-only."""
-    raise BufferError(f"tensor argument: {what} is read-only, and a native function could "
-                      f"write to it (the FFI has no read-only tensor parameters); pass a "
-                      f"writable copy instead, {_COPY_HINT}")
+    raise BufferError(f"Function.__call__(): tensor argument: {what} is read-only, and a "
+                      f"native function could write to it (the FFI has no read-only tensor "
+                      f"parameters); pass a writable copy instead, {_COPY_HINT}")
 
 
 cdef int check_importable(const DLTensor* tensor, uint64_t flags, bint for_call) except -1:
     """The checks every DLPack tensor passes before the runtime takes it over."""
     if tensor.ndim < 0 or (tensor.ndim > 0 and tensor.shape == NULL):
-        raise ValueError(f"{'tensor argument' if for_call else 'from_dlpack'}: the DLTensor "
+        raise ValueError(f"{importer_api(for_call)}(): the DLTensor "
                          f"has ndim {tensor.ndim} and a shape at "
                          f"{<uint64_t>tensor.shape:#x}; expected ndim >= 0 and a shape")
     if for_call and (flags & DLPACK_FLAG_BITMASK_READ_ONLY):
@@ -224,7 +239,7 @@ cdef TVMFFIObjectHandle import_managed(void* managed, bint versioned, int32_t al
         flags = (<DLManagedTensorVersioned*>managed).flags
         major = (<DLManagedTensorVersioned*>managed).version.major
         if major != DLPACK_MAJOR_VERSION:  # another layout: not even dl_tensor can be read
-            raise RuntimeError(f"from_dlpack: unsupported DLPack major version {major} "
+            raise RuntimeError(f"from_dlpack(): unsupported DLPack major version {major} "
                                f"(expected {DLPACK_MAJOR_VERSION})")
     else:
         tensor = &(<DLManagedTensor*>managed).dl_tensor
@@ -279,14 +294,14 @@ cdef TVMFFIObjectHandle producer_to_handle(object value, int32_t alignment, int3
 
 cdef int raise_bad_capsule(object capsule) except -1:
     if not PyCapsule_CheckExact(capsule):
-        raise TypeError(f"__dlpack__() must return a DLPack PyCapsule, got "
+        raise TypeError(f"from_dlpack(): __dlpack__() must return a DLPack PyCapsule, got "
                         f"{type(capsule).__name__}")
     text = capsule_name(capsule)
     if text.startswith("used_dltensor"):
-        raise ValueError(f"DLPack capsule '{text}' was already consumed: a DLPack PyCapsule "
-                         "can only be consumed once")
-    raise ValueError(f"Expect a DLPack capsule named 'dltensor' or 'dltensor_versioned', "
-                     f"got '{text}'")
+        raise ValueError(f"from_dlpack(): the DLPack capsule '{text}' was already consumed; "
+                         "a DLPack PyCapsule can only be consumed once")
+    raise ValueError(f"from_dlpack(): expected a DLPack capsule named 'dltensor' or "
+                     f"'dltensor_versioned', got '{text}'")
 
 
 cdef object consumer_stream_of(object value, const CallContext* ctx):

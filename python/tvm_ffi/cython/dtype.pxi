@@ -42,7 +42,8 @@ cdef class DataType:
     def itemsize(self) -> int:
         """Bytes per element, ``(bits * lanes + 7) // 8``."""
         if <int16_t>self.cdtype.lanes < 0:
-            raise ValueError(f"Cannot determine itemsize of the scalable vector type {self}")
+            raise ValueError(f"DataType.itemsize(): cannot determine the itemsize of the scalable "
+                             f"vector type '{self}'")
         return (self.cdtype.bits * self.cdtype.lanes + 7) // 8
 
     def __str__(self):
@@ -81,7 +82,7 @@ def _create_cdtype_from_tuple(cls, code, bits, lanes):
     """A ``cls`` data type of DLPack ``(code, bits, lanes)``: the constructor in Apache's
     pickles."""
     if not (isinstance(cls, type) and issubclass(cls, DataType)):
-        raise TypeError(f"_create_cdtype_from_tuple() expects a DataType subclass, got {cls!r}")
+        raise TypeError(f"_create_cdtype_from_tuple(): expected a DataType subclass, got {cls!r}")
     cdef DataType value = DataType._from_dlpack(code, bits, lanes)
     cdef DataType result = cls.__new__(cls)
     result.cdtype = value.cdtype

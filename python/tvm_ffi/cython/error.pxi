@@ -25,16 +25,16 @@ class Error(Object):
 
     def __init__(self, kind, message, backtrace=""):
         check_is_error(self)
-        cdef bytes kind_b = exact_str(kind, "kind").encode("utf-8")
-        cdef bytes message_b = exact_str(message, "message").encode("utf-8")
-        cdef bytes backtrace_b = exact_str(backtrace, "backtrace").encode("utf-8")
+        cdef bytes kind_b = exact_str(kind, "Error", "kind").encode("utf-8")
+        cdef bytes message_b = exact_str(message, "Error", "message").encode("utf-8")
+        cdef bytes backtrace_b = exact_str(backtrace, "Error", "backtrace").encode("utf-8")
         cdef TVMFFIByteArray k = bytes_view(kind_b)
         cdef TVMFFIByteArray m = bytes_view(message_b)
         cdef TVMFFIByteArray b = bytes_view(backtrace_b)
         cdef CObject this = <CObject>self
         cdef TVMFFIObjectHandle handle = NULL
         if TVMFFIErrorCreate(&k, &m, &b, &handle) != 0:
-            raise MemoryError("cannot allocate an FFI error")
+            raise MemoryError("Function.__call__(): cannot allocate an FFI error")
         if this.chandle != NULL:
             TVMFFIObjectDecRef(this.chandle)  # __init__ called again
         this.chandle = handle
@@ -72,7 +72,7 @@ class Error(Object):
 
     def update_backtrace(self, backtrace) -> None:
         """Replaces the stored backtrace text."""
-        error_update_backtrace(self, exact_str(backtrace, "backtrace"), 0)
+        error_update_backtrace(self, exact_str(backtrace, "Error.update_backtrace", "backtrace"), 0)
 
     def py_error(self) -> BaseException:
         """The Python exception for this error, with native frames in its traceback.
@@ -94,7 +94,7 @@ class Error(Object):
 
 cdef int check_is_error(object obj) except -1:
     if not isinstance(obj, Error):
-        raise TypeError(f"expected an ffi.Error, got {type(obj).__name__}")
+        raise TypeError(f"Error(): expected an ffi.Error, got '{type(obj).__name__}'")
     return 0
 
 
@@ -126,7 +126,7 @@ cdef int raise_ffi_error(int ret) except -1:
             TVMFFIObjectDecRef(handle)
             return -1
         if handle == NULL:
-            raise RuntimeError("an FFI call failed without reporting an error")
+            raise RuntimeError("Function.__call__(): an FFI call failed without reporting an error")
     error = make_object_from_handle(handle)
     raise error.py_error()
 
@@ -148,7 +148,7 @@ class _SyntheticFrameMarker(Exception):
 def _parse_backtrace(text):
     """``(file, line, func)`` of every ``File "...", line N, in F`` line, in text order."""
     frames = []
-    for line in exact_str(text, "text").splitlines():
+    for line in exact_str(text, "_parse_backtrace", "text").splitlines():
         line = line.strip()
         if not line.startswith('File "'):
             continue
@@ -206,7 +206,7 @@ cdef object _synthetic_frame(str filename, int lineno, str func):
         frame = tb.tb_frame
         marker.__traceback__ = None
         return frame, tb.tb_lasti
-    raise RuntimeError("synthetic frame did not raise")
+    raise RuntimeError("_synthetic_frame(): the synthetic frame did not raise")
 
 
 cdef void _keep_linecache_out_of(str filename) except *:

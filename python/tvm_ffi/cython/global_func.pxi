@@ -23,7 +23,7 @@ cdef object _get_builtin_func(str name):
     if func is None:
         func = _get_global_func_or_none(name)
         if func is None:
-            raise RuntimeError(f"the runtime has no global function '{name}'")
+            raise RuntimeError(f"get_global_func(): the runtime has no global function '{name}'")
         (<_FunctionBase>func).release_gil = False
         _BUILTIN_FUNCS[name] = func
     return func
@@ -32,12 +32,12 @@ cdef object _get_builtin_func(str name):
 def _get_internal_func(name: str) -> "Function":
     """The cached runtime function ``name`` for the package's Python modules; its calls keep
     the GIL (see ``_get_builtin_func``)."""
-    return _get_builtin_func(exact_str(name, "name"))
+    return _get_builtin_func(exact_str(name, "_get_internal_func", "name"))
 
 
 def _get_global_func(name, bint allow_missing=False):
     """The global function ``name``; None or ValueError when it is missing."""
-    func = _get_global_func_or_none(exact_str(name, "name"))
+    func = _get_global_func_or_none(exact_str(name, "get_global_func", "name"))
     if func is None and not allow_missing:
         raise ValueError(f"Cannot find global function {name}")
     return func
@@ -45,8 +45,8 @@ def _get_global_func(name, bint allow_missing=False):
 
 def _register_global_func(name, object func, bint override=False) -> "Function":
     """Registers ``func`` (a Function or Python callable) as the global function ``name``."""
-    cdef _FunctionBase ffi_func = _convert_to_function(func)
-    cdef bytes key = exact_str(name, "name").encode("utf-8")
+    cdef _FunctionBase ffi_func = _convert_to_function(func, "register_global_func")
+    cdef bytes key = exact_str(name, "register_global_func", "name").encode("utf-8")
     cdef TVMFFIByteArray arr = bytes_view(key)
     CHECK_CALL(TVMFFIFunctionSetGlobal(&arr, ffi_func.chandle, 1 if override else 0))
     return ffi_func
@@ -60,9 +60,10 @@ def _list_global_func_names():
 
 def _remove_global_func(name) -> None:
     """Removes a global function; a missing name is ignored."""
-    _get_builtin_func("ffi.FunctionRemoveGlobal")(exact_str(name, "name"))
+    _get_builtin_func("ffi.FunctionRemoveGlobal")(exact_str(name, "remove_global_func", "name"))
 
 
 def _get_global_func_metadata(name) -> str:
     """The metadata JSON text of a global function (``{}`` when it has none)."""
-    return str(_get_builtin_func("ffi.GetGlobalFuncMetadata")(exact_str(name, "name")))
+    metadata = _get_builtin_func("ffi.GetGlobalFuncMetadata")
+    return str(metadata(exact_str(name, "get_global_func_metadata", "name")))

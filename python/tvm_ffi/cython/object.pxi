@@ -83,7 +83,7 @@ cdef class CObject:
     def __getstate__(self):
         """``{"handle": <JSON graph str>}``, or ``{"handle": None}`` for a NULL object."""
         if _OBJECT_GET_STATE is None:
-            raise TypeError(f"cannot pickle '{type(self).__name__}' objects")
+            raise TypeError(f"cannot pickle '{type(self).__name__}' object")
         return _OBJECT_GET_STATE(self)
 
     def __setstate__(self, state):
@@ -92,7 +92,8 @@ cdef class CObject:
         if isinstance(rebuilt, PyNativeObject):  # a string or shape: its FFI object
             rebuilt = rebuilt._tvm_ffi_cached_object
         if not isinstance(rebuilt, CObject):
-            raise TypeError(f"the pickled state of '{type(self).__name__}' is not an object")
+            raise TypeError(f"Object.__setstate__(): the pickled state of "
+                            f"'{type(self).__name__}' is not an object")
         self.__move_handle_from__(rebuilt)
 
 
@@ -130,7 +131,7 @@ cdef bint is_subtype_index(int32_t index, int32_t ancestor):
 def _new_object(cls):
     """An empty instance of ``cls`` whose ``__setstate__`` fills it (the pickle constructor)."""
     if not isinstance(cls, type):
-        raise TypeError(f"_new_object() expects a class, got {type(cls).__name__}")
+        raise TypeError(f"_new_object(): expected a class, got '{type(cls).__name__}'")
     return cls.__new__(cls)
 
 
@@ -152,7 +153,7 @@ def _set_object_pickle_hooks(get_state, from_state, from_json):
 def _object_type_index(CObject obj):
     """The native type index of a non-NULL object."""
     if obj.chandle == NULL:
-        raise ValueError("NULL object has no type")
+        raise ValueError("Object.__ffi_type_index__(): a NULL object has no type")
     return TVMFFIPyObjectTypeIndex(obj.chandle)
 
 
@@ -255,14 +256,14 @@ cdef int check_class_replaceable(int32_t type_index, cls) except -1:
     if previous is None or previous is cls or cls.__basicsize__ <= previous.__basicsize__:
         return 0
     raise ValueError(
-        f"Cannot re-register type `{type_key_of_index(type_index)}` with class "
-        f"`{cls.__qualname__}`: instances were already created with the smaller class "
-        f"`{previous.__qualname__}` ({previous.__basicsize__} bytes < {cls.__basicsize__})")
+        f"register_object(): cannot re-register type '{type_key_of_index(type_index)}' with "
+        f"class '{cls.__qualname__}'; instances were already created with the smaller class "
+        f"'{previous.__qualname__}' ({previous.__basicsize__} bytes < {cls.__basicsize__})")
 
 
 def _object_type_key_to_index(type_key):
     """The type index of a registered key, or None."""
-    cdef bytes key = exact_str(type_key, "type_key").encode("utf-8")
+    cdef bytes key = exact_str(type_key, "_object_type_key_to_index", "type_key").encode("utf-8")
     cdef TVMFFIByteArray arr = bytes_view(key)
     cdef int32_t index = 0
     if TVMFFITypeKeyToIndex(&arr, &index) != 0:
@@ -348,8 +349,8 @@ cdef inline TVMFFIObjectHandle live_handle(CObject obj) except NULL:
 
 
 cdef int raise_no_native_object(CObject obj) except -1:
-    raise ValueError(f"{type(obj).__name__} has no native object: its handle was moved "
-                     "out (by _move()) or never set")
+    raise ValueError(f"{type(obj).__name__}(): the object has no native object; its "
+                     "handle was moved out (by _move()) or never set")
 
 
 cdef object make_object_from_handle(TVMFFIObjectHandle handle):

@@ -16,7 +16,7 @@ cdef class Tensor(CObject):
     """
 
     def __init__(self, *args, **kwargs):
-        raise TypeError("Tensor cannot be constructed directly; use tvm_ffi.from_dlpack")
+        raise TypeError("Tensor(): cannot be constructed directly; use tvm_ffi.from_dlpack")
 
     cdef inline DLTensor* cell(self) except NULL:
         return TVMFFIPyTensorCell(live_handle(self))
@@ -98,7 +98,7 @@ cdef class Tensor(CObject):
         return tensor_to_capsule(self, True)
 
     def __reduce__(self):
-        raise TypeError("cannot pickle 'Tensor' objects")
+        raise TypeError("cannot pickle 'Tensor' object")
 
     def __repr__(self):
         if self.chandle == NULL:
@@ -135,8 +135,9 @@ cdef bint is_row_major(const DLTensor* t) noexcept:
 cdef object tensor_to_capsule(Tensor tensor, bint versioned):
     cdef PyObject* capsule = NULL
     if not versioned and TVMFFIPyIsReadOnlyTensor(live_handle(tensor)):
-        raise BufferError("Cannot export a read-only Tensor as a legacy DLPack capsule, which "
-                          "cannot mark it read-only; ask for max_version=(1, 0) or later")
+        raise BufferError("Tensor.__dlpack__(): cannot export a read-only Tensor as a legacy "
+                          "DLPack capsule, which cannot mark it read-only; ask for "
+                          "max_version=(1, 0) or later")
     TVMFFIPyTensorToCapsule(live_handle(tensor), versioned, &capsule)
     result = <object>capsule
     Py_DECREF(result)  # <object> took a new reference; the capsule's own one is dropped
@@ -155,7 +156,7 @@ def _set_class_tensor(cls) -> None:
     """
     global _CLASS_TENSOR
     if not (isinstance(cls, type) and issubclass(cls, Tensor)):
-        raise TypeError(f"_set_class_tensor() expects a subclass of Tensor, got {cls!r}")
+        raise TypeError(f"_set_class_tensor(): expected a subclass of Tensor, got {cls!r}")
     _register_object_class(kTVMFFITensor, cls)
     _CLASS_TENSOR = cls
 

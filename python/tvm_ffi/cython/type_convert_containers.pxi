@@ -126,8 +126,8 @@ cdef object converter_convert_attr(_TypeConverter conv):
 cdef CAny call_convert_attr(object convert_attr, CAny packed):
     cdef CAny result = CAny.__new__(CAny)
     if not isinstance(convert_attr, Function):
-        raise TypeError(f"{_CONVERT_ATTR} must be a Function, got "
-                        f"{type(convert_attr).__name__}")
+        raise TypeError(f"TypeSchema.convert(): {_CONVERT_ATTR} must be a Function; expected "
+                        f"Function, got '{type(convert_attr).__name__}'")
     CHECK_CALL(TVMFFIFunctionCall((<CObject>convert_attr).chandle, &packed.cdata, 1,
                                   &result.cdata))
     return result

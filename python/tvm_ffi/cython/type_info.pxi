@@ -158,7 +158,7 @@ def _lookup_type_attr(int32_t type_index, attr_name, bint ancestor=False):
     With ``ancestor=True`` the ancestors are searched, nearest first, until a value that is
     not None is found.
     """
-    cdef bytes key = exact_str(attr_name, "attr_name").encode("utf-8")
+    cdef bytes key = exact_str(attr_name, "_lookup_type_attr", "attr_name").encode("utf-8")
     cdef TVMFFIByteArray arr = bytes_view(key)
     cdef const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&arr)
     cdef const TVMFFITypeInfo* info
@@ -235,7 +235,7 @@ cdef object build_method(const TVMFFIMethodInfo* method):
 
 cdef void* field_address(object obj, object field) except NULL:
     if not isinstance(obj, CObject) or (<CObject>obj).chandle == NULL:
-        raise ValueError("cannot access a field of a NULL object")
+        raise ValueError("Object.__getattr__(): cannot access a field of a NULL object")
     return <char*>(<CObject>obj).chandle + <int64_t>field.offset
 
 
@@ -255,7 +255,7 @@ def _field_set(obj, field, value):
     cdef TVMFFIObjectHandle temp = NULL
     cdef TVMFFIFieldSetter setter
     if field.setter == 0:
-        raise AttributeError(f"field '{field.name}' has no setter")
+        raise AttributeError(f"Object.__setattr__(): field '{field.name}' has no setter")
     if field.flags & kTVMFFIFieldFlagBitSetterIsFunctionObj:
         TVMFFIObjectIncRef(<void*><uint64_t>field.setter)
         setter_func = make_object_from_handle(<void*><uint64_t>field.setter)

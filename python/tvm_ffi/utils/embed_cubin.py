@@ -29,7 +29,7 @@ _IMAGE_ALIGNMENT = 64
 
 def _check_name(name: str) -> None:
     if not isinstance(name, str) or not name.isidentifier() or not name.isascii():
-        raise ValueError(f"embed_cubin: name must be a C identifier, got {name!r}")
+        raise ValueError(f"embed_cubin(): name must be a C identifier, got {name!r}")
 
 
 def _run(step: str, command: list[str], cwd: Path | None, verbose: bool) -> None:
@@ -48,7 +48,7 @@ def _run(step: str, command: list[str], cwd: Path | None, verbose: bool) -> None
 def _tool(name: str) -> str:
     path = shutil.which(name)
     if path is None:
-        raise RuntimeError(f"embed_cubin: '{name}' (GNU binutils) is not on PATH")
+        raise RuntimeError(f"embed_cubin(): '{name}' (GNU binutils) is not on PATH")
     return path
 
 

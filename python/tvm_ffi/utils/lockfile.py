@@ -71,7 +71,9 @@ class FileLock:
         try:
             fd = os.open(self.lock_file_path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as err:
-            raise RuntimeError(f"Cannot open lock file '{self.lock_file_path}': {err}") from err
+            raise RuntimeError(
+                f"FileLock.acquire(): cannot open lock file '{self.lock_file_path}': {err}"
+            ) from err
         if not _try_lock(fd):
             os.close(fd)
             return False
