@@ -618,7 +618,7 @@ inline ObjectPtr<BaseType> GetObjectPtr(ObjType* ptr) {
   using __PtrType = std::conditional_t<ObjectName::_type_mutable, ObjectName*, const ObjectName*>; \
   __PtrType operator->() const { return static_cast<__PtrType>(data_.get()); }                     \
   __PtrType get() const { return static_cast<__PtrType>(data_.get()); }                            \
-  static constexpr bool _type_is_nullable = true;                                                  \
+  [[maybe_unused]] static constexpr bool _type_is_nullable = true;                                 \
   using ContainerType = ObjectName
 
 /// Reference-class boilerplate for a non-nullable reference TypeName to ObjectName.
@@ -628,7 +628,7 @@ inline ObjectPtr<BaseType> GetObjectPtr(ObjType* ptr) {
   using __PtrType = std::conditional_t<ObjectName::_type_mutable, ObjectName*, const ObjectName*>; \
   __PtrType operator->() const { return static_cast<__PtrType>(data_.get()); }                     \
   __PtrType get() const { return static_cast<__PtrType>(data_.get()); }                            \
-  static constexpr bool _type_is_nullable = false;                                                 \
+  [[maybe_unused]] static constexpr bool _type_is_nullable = false;                                \
   using ContainerType = ObjectName
 
 #endif  // TVM_FFI_OBJECT_H_
