@@ -3,11 +3,13 @@
 # install_deps.sh: install every system and Python dependency of the build, lint and tests.
 # Idempotent: packages that are already present are left alone.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/versions.sh"
 
 APT_PACKAGES=(libgtest-dev libdw-dev binutils ccache)
 # Formatters are pinned so that lint gives the same verdict on every machine.
 PY_PACKAGES=(
-  pytest pytest-xdist hypothesis numpy "torch==2.13.0" ml_dtypes "ruff==0.17.6" "clang-format==23.1.5"
+  pytest pytest-xdist hypothesis "${TVM_FFI_NUMPY_REQUIREMENT}" "torch==${TVM_FFI_TORCH_VERSION}"
+  ml_dtypes "ruff==0.17.6" "clang-format==23.1.5"
   "cython-lint==0.22.1" "scikit-build-core>=0.10" "cython>=3.0" "cython-cmake>=0.2" ninja cmake
 )
 
