@@ -6,10 +6,7 @@ include(CMakePackageConfigHelpers)
 
 function(tvm_ffi_install)
   set(_cmake_dir "share/cmake/tvm_ffi")
-  install(TARGETS tvm_ffi_shared LIBRARY DESTINATION lib RUNTIME DESTINATION lib)
-  if(TARGET tvm_ffi_testing)
-    install(TARGETS tvm_ffi_testing LIBRARY DESTINATION lib RUNTIME DESTINATION lib)
-  endif()
+  install(TARGETS tvm_ffi_shared tvm_ffi_testing LIBRARY DESTINATION lib RUNTIME DESTINATION lib)
   install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/" DESTINATION include
     FILES_MATCHING PATTERN "*.h")
   install(DIRECTORY "${PROJECT_SOURCE_DIR}/src/ffi/" DESTINATION src/ffi

@@ -12,10 +12,9 @@ function(tvm_ffi_add_python_module)
     REQUIRED)
   find_package(Cython MODULE REQUIRED VERSION 3.0)
   include(UseCython)
-  file(GLOB _pxi CONFIGURE_DEPENDS "${_cython_dir}/*.pxi")
+  # cython_transpile has Cython write a depfile, which lists the included .pxi files.
   cython_transpile("${_cython_dir}/core.pyx" LANGUAGE C OUTPUT_VARIABLE _core_c
     CYTHON_ARGS -X language_level=3 --module-name tvm_ffi.core)
-  set_source_files_properties("${_core_c}" PROPERTIES OBJECT_DEPENDS "${_pxi}")
 
   if(SKBUILD_SABI_VERSION)
     # The 3.12 limited API, not an older one: older ones lack vectorcall, which made calls of

@@ -5,24 +5,17 @@
 # testing library even though nothing references it (its static initialisers register functions).
 function(tvm_ffi_link_runtime_for_test target)
   target_link_options(${target} PRIVATE "LINKER:--no-as-needed")
-  target_link_libraries(${target} PRIVATE tvm_ffi_shared)
-  if(TARGET tvm_ffi_testing)
-    target_link_libraries(${target} PRIVATE tvm_ffi_testing)
-  endif()
+  target_link_libraries(${target} PRIVATE tvm_ffi_shared tvm_ffi_testing)
 endfunction()
 
 function(tvm_ffi_add_cpp_tests)
-  file(GLOB _sources CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/cpp/*.cc")
-  if(NOT _sources)
-    message(STATUS "tvm_ffi: no tests/cpp/*.cc yet; skipping tvm_ffi_cpp_tests")
-    return()
-  endif()
+  set(_sources ${TVM_FFI_CPP_TEST_SOURCES})
   if(TVM_FFI_SANITIZE_THREAD)
     # A race needs threads: under ThreadSanitizer only the test files that start threads are
     # built, which is most of the time of that build.
     set(_threaded_sources "")
     foreach(_source IN LISTS _sources)
-      file(STRINGS "${_source}" _starts_threads REGEX "#include <thread>")
+      file(STRINGS "${PROJECT_SOURCE_DIR}/${_source}" _starts_threads REGEX "#include <thread>")
       if(_starts_threads)
         list(APPEND _threaded_sources "${_source}")
       endif()
@@ -31,17 +24,17 @@ function(tvm_ffi_add_cpp_tests)
   endif()
   find_package(GTest REQUIRED)
   add_executable(tvm_ffi_cpp_tests ${_sources})
+  # The tests include every public header: their warnings are those users' code would get.
+  tvm_ffi_add_warning_flags(tvm_ffi_cpp_tests)
   # GCC reports false maybe-uninitialized positives through std::optional under ASan.
   # -g1 (line tables and function names, enough for backtraces and sanitizer reports) instead
   # of full debug info nearly halves the suite's compile time.
-  target_compile_options(tvm_ffi_cpp_tests PRIVATE -Wall -Wextra -Werror
+  target_compile_options(tvm_ffi_cpp_tests PRIVATE
     $<$<CXX_COMPILER_ID:GNU>:-Wno-maybe-uninitialized> $<$<CONFIG:Debug,RelWithDebInfo>:-g1>)
   tvm_ffi_link_runtime_for_test(tvm_ffi_cpp_tests)
-  if(TARGET tvm_ffi_testing)
-    # Module tests load the testing library again by path, as a user library.
-    target_compile_definitions(tvm_ffi_cpp_tests PRIVATE
-      TVM_FFI_TESTING_LIBRARY_PATH="$<TARGET_FILE:tvm_ffi_testing>")
-  endif()
+  # Module tests load the testing library again by path, as a user library.
+  target_compile_definitions(tvm_ffi_cpp_tests PRIVATE
+    TVM_FFI_TESTING_LIBRARY_PATH="$<TARGET_FILE:tvm_ffi_testing>")
   target_link_libraries(tvm_ffi_cpp_tests PRIVATE GTest::gtest GTest::gtest_main)
   # Two shards, each one process running its half of the tests: a process per test spent most
   # of the suite's time (under the sanitizers) starting up and loading the libraries.
@@ -58,15 +51,18 @@ function(tvm_ffi_add_cpp_tests)
 endfunction()
 
 function(tvm_ffi_add_c_tests)
-  file(GLOB _sources CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/cpp/*.c")
-  if(NOT _sources)
-    message(STATUS "tvm_ffi: no tests/cpp/*.c yet; skipping tvm_ffi_c_api_test")
-    return()
-  endif()
-  add_executable(tvm_ffi_c_api_test ${_sources})
+  add_executable(tvm_ffi_c_api_test ${TVM_FFI_C_TEST_SOURCES})
   set_target_properties(tvm_ffi_c_api_test PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON
     C_EXTENSIONS OFF)
-  target_compile_options(tvm_ffi_c_api_test PRIVATE -Wall -Wextra -Werror)
+  tvm_ffi_add_warning_flags(tvm_ffi_c_api_test)
   tvm_ffi_link_runtime_for_test(tvm_ffi_c_api_test)
   add_test(NAME tvm_ffi_c_api_test COMMAND tvm_ffi_c_api_test)
+endfunction()
+
+# tvm_ffi_add_source_list_check(): a test that fails when a source file of src/ffi,
+# src/ffi/testing or tests/cpp is in no list of TvmFfiSources.cmake (and so is not built).
+function(tvm_ffi_add_source_list_check)
+  add_test(NAME tvm_ffi_sources_listed COMMAND "${CMAKE_COMMAND}"
+    "-DTVM_FFI_ROOT=${PROJECT_SOURCE_DIR}"
+    -P "${PROJECT_SOURCE_DIR}/cmake/TvmFfiCheckSources.cmake")
 endfunction()

@@ -21,3 +21,10 @@ function(tvm_ffi_add_sanitizer_flags)
   add_compile_options(${ARGN})
   add_link_options(${ARGN})
 endfunction()
+
+# tvm_ffi_add_warning_flags(<target>): the project's warnings on <target>, errors when
+# TVM_FFI_WERROR is on. -Wconversion holds for all of the project's code with GCC and Clang.
+function(tvm_ffi_add_warning_flags target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wconversion
+    $<$<BOOL:${TVM_FFI_WERROR}>:-Werror>)
+endfunction()

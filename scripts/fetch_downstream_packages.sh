@@ -11,9 +11,10 @@ set -uo pipefail
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CACHE_DIR="${TVM_FFI_DOWNSTREAM_DIR:-${REPO_ROOT}/.cache/downstream}"
 PYTHON="${PYTHON:-python3}"
+source "${REPO_ROOT}/scripts/versions.sh"
 # The TVM compiler release whose runtime layer is tvm_ffi (pure Python plus ctypes-loaded
-# libraries: one wheel serves every Python >= 3.10).
-PACKAGES=("apache-tvm==0.27.0.post1")
+# libraries: one wheel serves every Python it supports).
+PACKAGES=("apache-tvm==${TVM_FFI_DOWNSTREAM_TVM_VERSION}")
 
 mkdir -p "${CACHE_DIR}"
 for requirement in "${PACKAGES[@]}"; do

@@ -10,10 +10,8 @@ set -uo pipefail
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CACHE_DIR="${TVM_FFI_REFERENCE_WHEEL_DIR:-${REPO_ROOT}/.cache/reference_wheels}"
 PYTHON="${PYTHON:-python3}"
-# 0.1.13 and 0.1.13.post0 are yanked on PyPI but an exact pin still fetches them; 0.1.13 is the
-# only release whose headers allocate objects through TVMFFIGetCustomAllocator (docs/abi.md,
-# 'The allocation hook').
-VERSIONS=(0.1.0 0.1.13 0.1.13.post0 0.1.13.post2 0.1.15.post2)
+source "${REPO_ROOT}/scripts/versions.sh"
+read -ra VERSIONS <<<"${TVM_FFI_REFERENCE_VERSIONS}"
 
 warn() {
   echo "fetch_reference_wheels.sh: warning: $*" >&2

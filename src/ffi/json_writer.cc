@@ -48,7 +48,7 @@ ShortestDecimal ToShortestDecimal(double value) {
   char buf[64];
   std::to_chars_result res =
       std::to_chars(buf, buf + sizeof(buf), value, std::chars_format::scientific);
-  std::string_view text(buf, res.ptr - buf);  // [-]d[.ddd]e[+-]dd
+  std::string_view text(buf, static_cast<size_t>(res.ptr - buf));  // [-]d[.ddd]e[+-]dd
   size_t e_pos = text.find('e');
   ShortestDecimal decimal{text[0] == '-', "", 0};
   for (char ch : text.substr(0, e_pos)) {
@@ -64,7 +64,8 @@ ShortestDecimal ToShortestDecimal(double value) {
 std::string FixedNotation(const ShortestDecimal& decimal) {
   const std::string& digits = decimal.digits;
   std::string sign = decimal.negative ? "-" : "";
-  if (decimal.exponent < 0) return sign + "0." + std::string(-decimal.exponent - 1, '0') + digits;
+  if (decimal.exponent < 0)
+    return sign + "0." + std::string(static_cast<size_t>(-decimal.exponent - 1), '0') + digits;
   size_t int_digits = static_cast<size_t>(decimal.exponent) + 1;
   if (digits.size() <= int_digits) {
     return sign + digits + std::string(int_digits - digits.size(), '0') + ".0";

@@ -163,7 +163,7 @@ class BinReader {
   uint64_t U64() {
     Require(8);
     uint64_t value = 0;
-    for (int i = 7; i >= 0; --i) value = (value << 8) | static_cast<unsigned char>(data_[pos_ + i]);
+    for (size_t i = 8; i-- > 0;) value = (value << 8) | static_cast<unsigned char>(data_[pos_ + i]);
     pos_ += 8;
     return value;
   }

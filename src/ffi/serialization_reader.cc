@@ -127,8 +127,9 @@ class GraphReader {
   /// pushes a pending node and returns nullopt. parent is -1 for the root.
   std::optional<Any> Start(const Any& index_value, int64_t parent) {
     int64_t index = CheckedIndex(index_value, parent);
-    if (state_[index] == kDone) return values_[index];
-    if (state_[index] == kOpen) {
+    size_t slot = static_cast<size_t>(index);
+    if (state_[slot] == kDone) return values_[slot];
+    if (state_[slot] == kOpen) {
       ThrowGraphError("node " + std::to_string(parent) + ": cyclic value: it refers back to node " +
                       std::to_string(index) + ", which holds it");
     }
@@ -148,8 +149,8 @@ class GraphReader {
     bool has_data = fields.count(String("data")) != 0;
     std::optional<PendingValue> pending =
         AtNode(index, type_key, [&]() { return Begin(index, type_key, data, has_data); });
-    if (!pending.has_value()) return values_[index];
-    state_[index] = kOpen;
+    if (!pending.has_value()) return values_[slot];
+    state_[slot] = kOpen;
     stack_.push_back(*std::move(pending));
     return std::nullopt;
   }
@@ -357,8 +358,8 @@ class GraphReader {
   }
 
   void Record(int64_t index, Any value) {
-    values_[index] = std::move(value);
-    state_[index] = kDone;
+    values_[static_cast<size_t>(index)] = std::move(value);
+    state_[static_cast<size_t>(index)] = kDone;
   }
 
   json::Array nodes_;

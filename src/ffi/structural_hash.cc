@@ -202,7 +202,7 @@ class StructuralHasher {
   template <typename Seq>
   uint64_t SequenceHash(const Seq& seq) {
     uint64_t hash = StableHashCombine(seq->GetTypeKeyHash(), seq.size());
-    for (size_t i = 0; i < seq.size(); ++i) hash = StableHashCombine(hash, Hash(seq[i]));
+    for (const Any& item : seq) hash = StableHashCombine(hash, Hash(item));
     return hash;
   }
 
@@ -258,7 +258,8 @@ class StructuralHasher {
   }
 
   uint64_t TensorHash(const Tensor& tensor) const {
-    uint64_t hash = StableHashCombine(tensor->GetTypeKeyHash(), tensor.ndim());
+    uint64_t hash =
+        StableHashCombine(tensor->GetTypeKeyHash(), static_cast<uint64_t>(tensor.ndim()));
     for (int32_t i = 0; i < tensor.ndim(); ++i) {
       hash = StableHashCombine(hash, static_cast<uint64_t>(tensor.size(i)));
     }

@@ -185,7 +185,7 @@ class TypeTable {
 
  private:
   TypeTable() : entries_(new std::atomic<TypeEntry*>[kMaxTypeIndex]) {
-    for (int32_t i = 0; i < kMaxTypeIndex; ++i) entries_[i].store(nullptr);
+    for (int32_t i = 0; i < kMaxTypeIndex; ++i) Slot(i).store(nullptr);
     RegisterStaticKeys();
     for (const char* name : kStartupColumns) EnsureColumn(name);
   }
@@ -234,7 +234,7 @@ class TypeTable {
 
   TypeEntry* Lookup(int32_t index) const {
     if (index < 0 || index >= kMaxTypeIndex) return nullptr;
-    return entries_[index].load(std::memory_order_acquire);
+    return Slot(index).load(std::memory_order_acquire);
   }
 
   TypeEntry* CheckedEntry(int32_t index, const char* api) const {
@@ -303,7 +303,7 @@ class TypeTable {
     entry->info.type_ancestors = entry->ancestors.data();
     entry->info.type_key_hash = std::hash<std::string_view>()(stored_key);
     key_to_index_[stored_key] = index;
-    entries_[index].store(entry.release(), std::memory_order_release);
+    Slot(index).store(entry.release(), std::memory_order_release);
   }
 
   void WarnIfShadowing(const TypeEntry* entry, std::string_view name) const {
@@ -337,6 +337,10 @@ class TypeTable {
       slot->rows.reserve(kMaxTypeIndex);
     }
     return slot.get();
+  }
+
+  std::atomic<TypeEntry*>& Slot(int32_t index) const {
+    return entries_[static_cast<size_t>(index)];
   }
 
   std::recursive_mutex mutex_;

@@ -223,7 +223,10 @@ void CheckObject(void* lib) {
 
 void CheckObjectTypeMismatch(void* lib) {
   TVMFFIObjectHandle fn = nullptr;
-  TVMFFIFunctionCreate(nullptr, Doubler, nullptr, &fn);
+  if (TVMFFIFunctionCreate(nullptr, Doubler, nullptr, &fn) != 0) {
+    Print("object_value_wrong_type", "ERROR creating the argument: " + TakeError());
+    return;
+  }
   TVMFFIAny args[1] = {ObjectView(fn, kTVMFFIFunction)};
   Check(lib, "object_value_wrong_type", "obj_value", args, 1);
   TVMFFIObjectDecRef(fn);

@@ -81,12 +81,12 @@ int OtherAllocator(DLTensor*, DLManagedTensorVersioned**, void*,
 
 /// Clears the thread-local and global allocators when a test ends.
 struct AllocatorReset {
-  ~AllocatorReset() { TVMFFIEnvSetDLPackManagedTensorAllocator(nullptr, 1, nullptr); }
+  ~AllocatorReset() { EXPECT_EQ(TVMFFIEnvSetDLPackManagedTensorAllocator(nullptr, 1, nullptr), 0); }
 };
 
 TEST(EnvTensorAlloc, FromEnvAllocWithoutAllocatorFails) {
   AllocatorReset reset;
-  TVMFFIEnvSetDLPackManagedTensorAllocator(nullptr, 1, nullptr);
+  ASSERT_EQ(TVMFFIEnvSetDLPackManagedTensorAllocator(nullptr, 1, nullptr), 0);
   std::string text =
       ErrorText([] { Tensor::FromEnvAlloc(TVMFFIEnvTensorAlloc, {2}, kFloat32, kCPU); });
   EXPECT_EQ(text.rfind("RuntimeError: TVMFFIEnvTensorAlloc: allocator is nullptr", 0), 0u) << text;
@@ -126,11 +126,13 @@ TEST(EnvTensorAlloc, ThreadLocalOverridesGlobal) {
   DLPackManagedTensorAllocator seen = nullptr;
   std::thread([&] { seen = TVMFFIEnvGetDLPackManagedTensorAllocator(); }).join();
   EXPECT_EQ(seen, EnvAllocator);
+  int rc = -1;
   std::thread([&] {
     DLPackManagedTensorAllocator thread_previous = OtherAllocator;
-    TVMFFIEnvSetDLPackManagedTensorAllocator(nullptr, 0, &thread_previous);
+    rc = TVMFFIEnvSetDLPackManagedTensorAllocator(nullptr, 0, &thread_previous);
     seen = thread_previous;
   }).join();
+  EXPECT_EQ(rc, 0);
   EXPECT_EQ(seen, nullptr);
 }
 

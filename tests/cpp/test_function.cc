@@ -259,8 +259,9 @@ TEST(FunctionTyped, VoidReturnGivesNone) {
 }
 
 TEST(FunctionTyped, ConstRefAndRvalueParameters) {
-  Function f = Function::FromTyped(
-      [](const String& a, String&& b, const int64_t c) { return a.size() + b.size() + c; });
+  Function f = Function::FromTyped([](const String& a, String&& b, const int64_t c) {
+    return static_cast<int64_t>(a.size() + b.size()) + c;
+  });
   EXPECT_EQ(f("ab", String("cde"), 10).cast<int64_t>(), 15);
 }
 

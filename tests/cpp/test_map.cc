@@ -136,7 +136,7 @@ TEST(Map, DenseLayoutMatchesIndependentReader) {
   std::vector<RawEntry> entries = RawEntries(handle);
   ASSERT_EQ(entries.size(), 1000u);
   for (int64_t i = 0; i < 1000; ++i) {
-    EXPECT_EQ(entries[i].key.v_int64, i * 7919);
+    EXPECT_EQ(entries[static_cast<size_t>(i)].key.v_int64, i * 7919);
     int64_t value = -1;
     ASSERT_TRUE(RawDenseLookup(handle, i * 7919, &value));
     EXPECT_EQ(value, i);

@@ -93,8 +93,9 @@ TEST(CheckedAllocationSize, RefusesSizesThatDoNotFit) {
 
 TEST(MakeInplaceArrayObject, RefusesACountWhoseSizeWrapsAround) {
   int destroyed = 0;
-  EXPECT_THROW((make_inplace_array_object<IntArrayObj, int64_t>(size_t{1} << 61, 0, &destroyed)),
-               std::bad_alloc);
+  EXPECT_THROW(
+      (make_inplace_array_object<IntArrayObj, int64_t>(size_t{1} << 61, size_t{0}, &destroyed)),
+      std::bad_alloc);
   EXPECT_EQ(destroyed, 0);
 }
 

@@ -345,7 +345,8 @@ using IntOrString = std::variant<int, std::string>;
 TEST(STLVariant, BothWays) {
   Function f =
       Function::FromTyped([](IntOrString v) -> std::variant<std::string, std::vector<int>> {
-        if (std::holds_alternative<int>(v)) return std::vector<int>(std::get<int>(v), 1);
+        if (std::holds_alternative<int>(v))
+          return std::vector<int>(static_cast<size_t>(std::get<int>(v)), 1);
         return std::get<std::string>(v) + "!";
       });
   EXPECT_EQ(f(IntOrString(3)).cast<std::vector<int>>(), (std::vector<int>{1, 1, 1}));

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+from pinned_versions import MATCHED_VERSION
 from reference_wheels import require_reference
 
 import tvm_ffi.libinfo
@@ -194,9 +195,9 @@ def _api_exports(path: str | None = None) -> set[str]:
 
 
 def test_exports_match_the_reference_runtime():
-    """Every C function and C++ entry point Apache 0.1.15.post2 exports, ours exports too (C++
-    hosts link them), and ours exports no C++ entity of tvm::ffi that it lacks."""
-    reference = str(require_reference("0.1.15.post2") / "lib" / "libtvm_ffi.so")
+    """Every C function and C++ entry point the matched Apache release exports, ours exports too
+    (C++ hosts link them), and ours exports no C++ entity of tvm::ffi that it lacks."""
+    reference = str(require_reference(MATCHED_VERSION) / "lib" / "libtvm_ffi.so")
     theirs, ours = _api_exports(reference), _api_exports()
     assert sorted(theirs - ours) == []
     assert sorted(name for name in ours - theirs if not name.startswith("TVMFFI")) == []

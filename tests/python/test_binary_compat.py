@@ -20,14 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from pinned_versions import CUSTOM_ALLOCATOR_VERSION, REFERENCE_VERSIONS
 from reference_wheels import REPO_ROOT, missing_reference, reference_root
 
 from tvm_ffi import libinfo
 
 COMPAT_DIR = REPO_ROOT / "tests" / "compat"
-# Keep in sync with VERSIONS in scripts/fetch_reference_wheels.sh. Exactly 0.1.13 is the one
-# release whose headers allocate objects through TVMFFIGetCustomAllocator.
-VERSIONS = ("0.1.0", "0.1.13", "0.1.13.post0", "0.1.13.post2", "0.1.15.post2")
+VERSIONS = REFERENCE_VERSIONS
 # The module_* entries below follow the stable-C host path: ffi.Module.load_from_file.so, then
 # ffi.ModuleGetFunction (docs/abi.md, 'Loading a library').
 
@@ -220,12 +219,12 @@ def test_module_loader_on_apache_runtime(builds: Builds, version: str) -> None:
     assert _module(observed) == MODULE_EXPECTED
 
 
-def test_exact_0_1_13_library_imports_the_custom_allocator(builds: Builds) -> None:
-    # Guards the 0.1.13 case above: it only exercises the allocator hook if the import is there.
+def test_custom_allocator_library_imports_the_custom_allocator(builds: Builds) -> None:
+    # Guards that case above: it only exercises the allocator hook if the import is there.
     nm = shutil.which("nm")
     if nm is None:
         pytest.skip("binutils 'nm' is not installed")
-    library = builds.get(_require_apache("0.1.13"), "lib")
+    library = builds.get(_require_apache(CUSTOM_ALLOCATOR_VERSION), "lib")
     proc = subprocess.run(
         [nm, "-D", "--undefined-only", library], capture_output=True, text=True, check=True
     )

@@ -15,12 +15,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from pinned_versions import CONTAINER_COMPAT_VERSIONS
 from reference_wheels import REPO_ROOT, require_reference
 
 import tvm_ffi
 from tvm_ffi import libinfo
 
-VERSIONS = ("ours", "0.1.0", "0.1.13.post2", "0.1.15.post2")
+VERSIONS = ("ours", *CONTAINER_COMPAT_VERSIONS)
 SIZES = (0, 1, 3, 4, 5, 8, 17, 100, 1000)
 
 

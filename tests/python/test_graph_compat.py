@@ -21,12 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from pinned_versions import MATCHED_VERSION
 from reference_wheels import REPO_ROOT, require_reference
 
 from tvm_ffi import libinfo
 
 DRIVER_SOURCE = REPO_ROOT / "tests" / "compat" / "graph_driver.cc"
-VERSION = "0.1.15.post2"
+VERSION = MATCHED_VERSION
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Every public header the package installs compiles on its own, and the set of header paths
-includes every path Apache TVM FFI 0.1.15.post2 ships, so code written for it finds them all."""
+includes every path the matched Apache TVM FFI release ships, so code written for it finds them
+all."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from pinned_versions import MATCHED_VERSION
 from reference_wheels import require_reference
 
 from tvm_ffi import libinfo
@@ -49,6 +51,6 @@ def test_every_header_compiles_alone() -> None:
 
 
 def test_every_reference_header_path_exists() -> None:
-    reference = _headers(require_reference("0.1.15.post2") / "include")
+    reference = _headers(require_reference(MATCHED_VERSION) / "include")
     ours = set(_headers(Path(libinfo.find_include_path())))
     assert [header for header in reference if header not in ours] == []

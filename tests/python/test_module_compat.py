@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from pinned_versions import MATCHED_VERSION, MODULE_LAYOUT_VERSIONS
 from reference_wheels import REPO_ROOT, missing_reference, reference_root
 
 import tvm_ffi
@@ -26,7 +27,7 @@ from tvm_ffi import libinfo
 
 COMPAT_DIR = REPO_ROOT / "tests" / "compat"
 # The releases whose C++ layouts (Optional, ModuleObj) ours matches.
-VERSIONS = ("0.1.13.post2", "0.1.15.post2")
+VERSIONS = MODULE_LAYOUT_VERSIONS
 
 EXPECTED = {
     "lib_kind": "library",
@@ -143,7 +144,7 @@ def _run_host(host: Path, lib: Path, runtime: Side, scratch: Path) -> dict[str, 
 _MIXES = [
     mix
     for mix in itertools.product(("ours", *VERSIONS), repeat=3)
-    if "ours" in mix or mix == ("0.1.15.post2",) * 3
+    if "ours" in mix or mix == (MATCHED_VERSION,) * 3
 ]
 
 

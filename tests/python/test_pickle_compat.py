@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Pickles cross between our package and Apache's 0.1.15.post2 in both directions.
+"""Pickles cross between our package and Apache's (the matched release) in both directions.
 
 Apache's wheel is installed into a throwaway folder put ahead of site-packages, where it
 shadows ours; the same script
@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from conftest import environment_with_path_first
+from pinned_versions import MATCHED_VERSION
 from reference_wheels import require_reference_wheel
 
 SCRIPT = Path(__file__).parent / "scripts" / "pickle_values.py"
@@ -60,7 +61,7 @@ def _run(*args: str | Path, cwd: Path, env: dict[str, str] | None = None) -> str
 @pytest.fixture(scope="module")
 def descriptions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
     """``{"<reader> reads <writer>": {name: description}}`` for the four pairings."""
-    wheel = require_reference_wheel("0.1.15.post2")
+    wheel = require_reference_wheel(MATCHED_VERSION)
     work = tmp_path_factory.mktemp("pickles")
     site = work / "apache"
     pip = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index"]

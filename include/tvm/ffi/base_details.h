@@ -19,7 +19,7 @@
 #define TVM_FFI_FUNC_SIG __FUNCSIG__
 #else
 #define TVM_FFI_INLINE [[gnu::always_inline]] inline
-#define TVM_FFI_NO_INLINE [[gnu::noinline]]
+#define TVM_FFI_NO_INLINE __attribute__((noinline))
 #define TVM_FFI_UNREACHABLE() __builtin_unreachable()
 #define TVM_FFI_COLD_CODE __attribute__((cold))
 #define TVM_FFI_FUNC_SIG __PRETTY_FUNCTION__

@@ -39,6 +39,6 @@ int SystemLibAddOne(void*, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* r
 }  // namespace
 
 TVM_FFI_STATIC_INIT_BLOCK() {
-  TVMFFIEnvModRegisterSystemLibSymbol("__tvm_ffi_testing.add_one",
-                                      reinterpret_cast<void*>(SystemLibAddOne));
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFIEnvModRegisterSystemLibSymbol(
+      "__tvm_ffi_testing.add_one", reinterpret_cast<void*>(SystemLibAddOne)));
 }

@@ -215,7 +215,8 @@ class Array : public ObjectRef {
   /// The object, copied first when it is shared (a null array becomes empty).
   ArrayObj* CopyOnWrite() {
     if (data_ == nullptr) return SwitchTo(ArrayObj::Empty());
-    if (!data_.unique()) return SwitchTo(ArrayObj::CopyFrom(capacity(), GetArrayObj()));
+    if (!data_.unique())
+      return SwitchTo(ArrayObj::CopyFrom(static_cast<int64_t>(capacity()), GetArrayObj()));
     return static_cast<ArrayObj*>(data_.get());
   }
   const ArrayObj* GetArrayObj() const { return static_cast<const ArrayObj*>(data_.get()); }

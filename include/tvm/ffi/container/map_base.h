@@ -42,7 +42,7 @@ struct MapProbeTable {
     for (int i = 0; i < kNumJumpDists; ++i) {
       uint64_t n = i < kNumConsecutive ? static_cast<uint64_t>(i) - 10
                                        : kMapLargeProbeIndex[i - kNumConsecutive];
-      dist[i] = i < 16 ? static_cast<uint64_t>(i) : n * (n + 1) / 2;
+      dist[static_cast<size_t>(i)] = i < 16 ? static_cast<uint64_t>(i) : n * (n + 1) / 2;
     }
   }
 };

@@ -57,7 +57,8 @@ struct DenseMapOps {
   /// The first empty slot probed from `slot` (probe index 1..125); false if none.
   static bool NextEmpty(const Obj* m, uint64_t slot, uint8_t* jump, uint64_t* result) {
     for (int j = 1; j < MapProbeTable::kNumJumpDists; ++j) {
-      uint64_t candidate = (slot + kMapProbeTable.dist[j]) & (m->NumSlots() - 1);
+      uint64_t candidate =
+          (slot + kMapProbeTable.dist[static_cast<size_t>(j)]) & (m->NumSlots() - 1);
       if (m->Meta(candidate) == MapBaseObj::kEmptySlot) {
         *jump = static_cast<uint8_t>(j);
         *result = candidate;

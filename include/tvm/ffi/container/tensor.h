@@ -48,7 +48,9 @@ class Tensor : public ObjectRef {
   /// Size of dimension i; negative i counts from the end.
   int64_t size(int64_t i) const { return get()->shape[details::NormalizeTensorIndex(i, ndim())]; }
   /// Stride of dimension i; negative i counts from the end.
-  int64_t stride(int64_t i) const { return strides()[details::NormalizeTensorIndex(i, ndim())]; }
+  int64_t stride(int64_t i) const {
+    return strides()[static_cast<size_t>(details::NormalizeTensorIndex(i, ndim()))];
+  }
   int64_t numel() const { return shape().Product(); }
   bool IsContiguous() const { return ffi::IsContiguous(*get()); }
   bool IsAligned(size_t alignment) const { return ffi::IsAligned(*get(), alignment); }
@@ -185,7 +187,9 @@ class TensorView {
   /// Size of dimension i; negative i counts from the end.
   int64_t size(int64_t i) const { return tensor_.shape[details::NormalizeTensorIndex(i, ndim())]; }
   /// Stride of dimension i; negative i counts from the end.
-  int64_t stride(int64_t i) const { return strides()[details::NormalizeTensorIndex(i, ndim())]; }
+  int64_t stride(int64_t i) const {
+    return strides()[static_cast<size_t>(details::NormalizeTensorIndex(i, ndim()))];
+  }
   int64_t numel() const { return shape().Product(); }
   bool IsContiguous() const { return ffi::IsContiguous(tensor_); }
   int64_t dim() const { return ndim(); }

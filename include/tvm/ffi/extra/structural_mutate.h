@@ -249,6 +249,50 @@ TVM_FFI_COLD_CODE inline Unexpected<Error> SMutateDeclaredTypeError() noexcept {
 }
 }  // namespace details
 
+template <typename T>
+inline constexpr bool use_default_type_traits_v<UnchangedOr<T>> = false;
+
+/// UnchangedOr<T> converts as T or as the Unchanged marker (declared before any use of the
+/// hook types below, whose checks read these traits).
+template <typename T>
+struct TypeTraits<UnchangedOr<T>> : public TypeTraitsBase {
+  TVM_FFI_INLINE static void CopyToAnyView(const UnchangedOr<T>& src, TVMFFIAny* result) {
+    *result = AnyView(src.data_).CopyToTVMFFIAny();
+  }
+  TVM_FFI_INLINE static void MoveToAny(UnchangedOr<T> src, TVMFFIAny* result) {
+    *result = details::UnchangedOrUnsafe::MoveToTVMFFIAny(std::move(src));
+  }
+  TVM_FFI_INLINE static bool CheckAnyStrict(const TVMFFIAny* src) {
+    if constexpr (std::is_same_v<T, Any>) {
+      return src->type_index != TypeIndex::kTVMFFIError;
+    } else {
+      return src->type_index == TypeIndex::kTVMFFIUnchanged || TypeTraits<T>::CheckAnyStrict(src);
+    }
+  }
+  TVM_FFI_INLINE static UnchangedOr<T> CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    if (src->type_index == TypeIndex::kTVMFFIUnchanged) return Unchanged();
+    if constexpr (std::is_same_v<T, Any>) {
+      return UnchangedOr<T>(Any(AnyView::CopyFromTVMFFIAny(*src)));
+    } else {
+      return UnchangedOr<T>(TypeTraits<T>::CopyFromAnyViewAfterCheck(src));
+    }
+  }
+  TVM_FFI_INLINE static UnchangedOr<T> MoveFromAnyAfterCheck(TVMFFIAny* src) {
+    return UnchangedOr<T>(typename UnchangedOr<T>::UnsafeInit{},
+                          details::AnyUnsafe::MoveTVMFFIAnyToAny(src));
+  }
+  TVM_FFI_INLINE static std::optional<UnchangedOr<T>> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (!CheckAnyStrict(src)) return std::nullopt;
+    return CopyFromAnyViewAfterCheck(src);
+  }
+  TVM_FFI_INLINE static std::string TypeStr() {
+    return "UnchangedOr<" + details::Type2Str<T>::v() + ">";
+  }
+  TVM_FFI_INLINE static std::string TypeSchema() {
+    return R"({"type":"UnchangedOr","args":[)" + details::TypeSchemaOf<T>::v() + "]}";
+  }
+};
+
 /// The mutate hook type, as looked up and called.
 using FStructuralMutate =
     reflection::NativeFunctionView<UnchangedOr<Any>(StructuralMutatorObj*, AnyView)>;
@@ -1094,49 +1138,6 @@ template <typename... Callbacks>
 Any StructuralMutate(Any root, Callbacks&&... callbacks) {  // NOLINT(*)
   return StructuralMutateExpected(std::move(root), std::forward<Callbacks>(callbacks)...).value();
 }
-
-template <typename T>
-inline constexpr bool use_default_type_traits_v<UnchangedOr<T>> = false;
-
-/// UnchangedOr<T> converts as T or as the Unchanged marker.
-template <typename T>
-struct TypeTraits<UnchangedOr<T>> : public TypeTraitsBase {
-  TVM_FFI_INLINE static void CopyToAnyView(const UnchangedOr<T>& src, TVMFFIAny* result) {
-    *result = AnyView(src.data_).CopyToTVMFFIAny();
-  }
-  TVM_FFI_INLINE static void MoveToAny(UnchangedOr<T> src, TVMFFIAny* result) {
-    *result = details::UnchangedOrUnsafe::MoveToTVMFFIAny(std::move(src));
-  }
-  TVM_FFI_INLINE static bool CheckAnyStrict(const TVMFFIAny* src) {
-    if constexpr (std::is_same_v<T, Any>) {
-      return src->type_index != TypeIndex::kTVMFFIError;
-    } else {
-      return src->type_index == TypeIndex::kTVMFFIUnchanged || TypeTraits<T>::CheckAnyStrict(src);
-    }
-  }
-  TVM_FFI_INLINE static UnchangedOr<T> CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
-    if (src->type_index == TypeIndex::kTVMFFIUnchanged) return Unchanged();
-    if constexpr (std::is_same_v<T, Any>) {
-      return UnchangedOr<T>(Any(AnyView::CopyFromTVMFFIAny(*src)));
-    } else {
-      return UnchangedOr<T>(TypeTraits<T>::CopyFromAnyViewAfterCheck(src));
-    }
-  }
-  TVM_FFI_INLINE static UnchangedOr<T> MoveFromAnyAfterCheck(TVMFFIAny* src) {
-    return UnchangedOr<T>(typename UnchangedOr<T>::UnsafeInit{},
-                          details::AnyUnsafe::MoveTVMFFIAnyToAny(src));
-  }
-  TVM_FFI_INLINE static std::optional<UnchangedOr<T>> TryCastFromAnyView(const TVMFFIAny* src) {
-    if (!CheckAnyStrict(src)) return std::nullopt;
-    return CopyFromAnyViewAfterCheck(src);
-  }
-  TVM_FFI_INLINE static std::string TypeStr() {
-    return "UnchangedOr<" + details::Type2Str<T>::v() + ">";
-  }
-  TVM_FFI_INLINE static std::string TypeSchema() {
-    return R"({"type":"UnchangedOr","args":[)" + details::TypeSchemaOf<T>::v() + "]}";
-  }
-};
 
 }  // namespace ffi
 }  // namespace tvm

@@ -218,7 +218,7 @@ inline AccessPath AccessPathObj::MapItemMissing(Any key) const {
 
 inline Array<AccessStep> AccessPathObj::ToSteps() const {
   std::vector<AccessStep> reversed;
-  reversed.reserve(depth > 0 ? depth : 0);
+  reversed.reserve(static_cast<size_t>(depth > 0 ? depth : 0));
   for (const AccessPathObj* node = this; node->depth > 0; node = node->ParentNode()) {
     reversed.push_back(*node->step);
   }

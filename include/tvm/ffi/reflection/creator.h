@@ -127,8 +127,9 @@ class ObjectCreator {
 
  private:
   [[noreturn]] void ThrowUnknownField(const Map<String, Any>& fields) const {
-    for (const auto& entry : fields) {
-      const String& name = entry.first;  // a lambda cannot capture a structured binding in C++17
+    for (const auto& item : fields) {
+      // A lambda cannot capture a structured binding before C++20.
+      const String& name = item.first;
       bool known = false;
       ForEachFieldInfo(info_, [&](const TVMFFIFieldInfo* field) {
         known = known || std::string_view(field->name.data, field->name.size) == name;
