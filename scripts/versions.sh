@@ -8,7 +8,8 @@ TVM_FFI_REFERENCE_VERSIONS="0.1.0 0.1.13 0.1.13.post0 0.1.13.post2 0.1.15.post2"
 # The release whose ABI and Python API this package matches: header paths, exported symbols,
 # pickles and JSON graphs are compared with it.
 TVM_FFI_MATCHED_VERSION="0.1.15.post2"
-# The one release whose headers allocate objects through TVMFFIGetCustomAllocator (spec 5, 13).
+# The one release whose headers allocate objects through TVMFFIGetCustomAllocator (docs/abi.md,
+# 'The allocation hook').
 TVM_FFI_CUSTOM_ALLOCATOR_VERSION="0.1.13"
 # The releases whose C++ layouts (Optional, ModuleObj) ours matches (test_module_compat.py).
 TVM_FFI_MODULE_LAYOUT_VERSIONS="0.1.13.post2 0.1.15.post2"
