@@ -12,6 +12,14 @@ from pathlib import Path
 
 import pytest
 
+# A child starts with the SIGINT disposition of the process that starts it, and Python installs
+# its handler only over the default one: the child puts it back, as the sanitized runs have been
+# seen to start it with SIGINT ignored.
+RESTORE_SIGINT = """
+import signal
+signal.signal(signal.SIGINT, signal.default_int_handler)
+"""
+
 CHILD = """
 import sys
 import tvm_ffi
@@ -58,7 +66,7 @@ def wait_for_file(path: Path, child: subprocess.Popen, timeout: float) -> bool:
 def interrupt_child(tmp_path: Path, source: str) -> tuple[str, str, int, float]:
     """Run ``source``, send SIGINT once it has created ``ready``; (stdout, stderr, rc, seconds)."""
     child = subprocess.Popen(
-        [sys.executable, "-c", source],
+        [sys.executable, "-c", RESTORE_SIGINT + source],
         cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
