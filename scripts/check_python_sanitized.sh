@@ -9,22 +9,18 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 MODE="${1:-address}"
 
-# Deselected under the preloaded runtimes, each for a reason unrelated to our code:
+# The tests that compile C++ (marker `compiles`) run once, in the main test run: what they build
+# is the same here. Many could not run here anyway: the compatibility drivers and hosts are
+# separate programs that load the sanitized library without the sanitizer runtime first, which
+# the sanitizers refuse; nvcc crashes with the runtimes preloaded; under TSan so do ninja, bash
+# and CMake.
+# Deselected besides, each for a reason unrelated to our code:
 # - the sanitized library links the sanitizer runtime, which the dependency check refuses;
-# - the binary-compatibility drivers and hosts are separate programs that load the sanitized
-#   library without the sanitizer runtime first, which the sanitizers refuse at start-up;
-# - nvcc, run by the CUDA JIT and CUDA header tests, crashes with the runtimes preloaded;
-# - compiling each header alone involves no runtime (the main test run has it).
-# The downstream TVM test loads the uninstrumented 260 MB TVM compiler: the plain run covers it.
+# - the downstream TVM test loads the uninstrumented 260 MB TVM compiler (the plain run has it).
 deselect=(
+  -m "not compiles"
   --deselect tests/python/test_downstream_tvm.py
   --deselect tests/python/test_abi_symbols.py::test_needs_only_system_libraries
-  --deselect tests/python/test_binary_compat.py
-  --deselect tests/python/test_module_compat.py::test_module_virtuals_across_runtimes
-  --deselect tests/python/test_graph_compat.py
-  --deselect tests/python/test_cpp_jit.py::test_cuda_sources_compile_with_nvcc
-  --deselect tests/python/test_cuda_headers.py
-  --deselect tests/python/test_headers.py::test_every_header_compiles_alone
 )
 
 case "${MODE}" in
@@ -42,15 +38,11 @@ case "${MODE}" in
     cmake_option=TVM_FFI_SANITIZE_THREAD
     build_type=RelWithDebInfo
     preload="$(gcc -print-file-name=libtsan.so)"
-    # Under the TSan runtime, ninja, bash and the tools the JIT, the examples and the CMake
-    # package test start crash before doing anything.
+    # Under the TSan runtime ninja (here running copy rules) and sh crash before doing anything.
     deselect+=(
-      --deselect tests/python/test_cpp_jit.py
       --deselect tests/python/test_cpp_modules.py::test_build_ninja_runs_the_build_file
       --deselect tests/python/test_cpp_modules.py::test_build_ninja_failure_carries_output
       --deselect tests/python/test_cpp_modules.py::test_build_log_setting
-      --deselect tests/python/test_examples.py
-      --deselect tests/python/test_package.py::test_downstream_cmake_project_builds_and_runs
       --deselect tests/python/test_cuda_arch.py::test_present_gpus_are_detected_once
     )
     # glibc frees a finished thread's thread-local block, and recycles its cached stack, from

@@ -3,6 +3,7 @@
 # install_deps.sh: install every system and Python dependency of the build, lint and tests.
 # Idempotent: packages that are already present are left alone.
 set -euo pipefail
+# shellcheck source=scripts/versions.sh
 source "$(dirname "${BASH_SOURCE[0]}")/versions.sh"
 
 # doxygen: lint checks the public headers' doc comments with it.

@@ -1,23 +1,51 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # python_versions.sh: helpers sourced by the per-version checks (check_abi3.sh,
-# check_old_pythons.sh): finding one working interpreter per minor version, and venvs.
+# check_old_pythons.sh): finding one working interpreter per version, reporting a version that
+# is not there, and venvs.
 
-# One working interpreter per listed minor version (python3.N on PATH or under pyenv); pyenv
-# shims of inactive versions do not run.
-find_pythons() {
-  local minor candidate
-  for minor in "$@"; do
-    # An unmatched glob stays literal and fails the venv probe below.
-    for candidate in $(printf '%s\n' "${PYENV_ROOT:-${HOME}/.pyenv}"/versions/3."${minor}".*/bin/python \
-      | sort -rV) $(command -v "python3.${minor}" || true); do
-      if "${candidate}" -c "import venv" >/dev/null 2>&1; then
-        echo "${candidate}"
-        break
-      fi
-    done
+# shellcheck source=scripts/versions.sh
+source "$(dirname "${BASH_SOURCE[0]}")/versions.sh"
+
+# find_python 3.N: one working interpreter of that version (python3.N under pyenv or on PATH),
+# or nothing; pyenv shims of inactive versions do not run.
+find_python() {
+  local version="$1" candidate
+  # An unmatched glob stays literal and fails the venv probe below.
+  for candidate in $(printf '%s\n' "${PYENV_ROOT:-${HOME}/.pyenv}"/versions/"${version}".*/bin/python \
+    | sort -rV) $(command -v "python${version}" || true); do
+    if "${candidate}" -c "import venv" >/dev/null 2>&1; then
+      echo "${candidate}"
+      return 0
+    fi
   done
   return 0
+}
+
+# skip_check STEP REASON: one "SKIPPED: STEP: REASON" line, also appended to the file
+# $TVM_FFI_SKIPPED_LOG names (run_tests.sh lists those lines at its end).
+skip_check() {
+  local line="SKIPPED: $1: $2"
+  echo "${line}"
+  if [ -n "${TVM_FFI_SKIPPED_LOG:-}" ]; then
+    echo "${line}" >>"${TVM_FFI_SKIPPED_LOG}"
+  fi
+}
+
+# find_pythons STEP VERSION...: sets the array `pythons` to one interpreter per VERSION found,
+# in order, and reports each VERSION not found as a skipped STEP on that version.
+find_pythons() {
+  local step="$1" version python
+  shift
+  pythons=()
+  for version in "$@"; do
+    python="$(find_python "${version}")"
+    if [ -n "${python}" ]; then
+      pythons+=("${python}")
+    else
+      skip_check "${step} on Python ${version}" "no working python${version} on PATH or under pyenv"
+    fi
+  done
 }
 
 # make_venv PYTHON DIR PACKAGES...: a fresh venv at DIR with PACKAGES installed.
@@ -28,14 +56,12 @@ make_venv() {
   "${dir}/bin/python" -m pip install -q "$@"
 }
 
-# Tests of compiled C++ and CUDA code that no Python version changes: the main test run has
-# them, so the per-version runs leave them out to stay inside CI's time.
-NATIVE_ONLY_TESTS=(
-  --deselect tests/python/test_module_compat.py::test_module_virtuals_across_runtimes
-  --deselect tests/python/test_graph_compat.py
-  --deselect tests/python/test_cuda_headers.py
-  --deselect tests/python/test_headers.py::test_every_header_compiles_alone
-  # Apache's reference wheels are CPython 3.11 builds: their Python package runs only there.
+# Left out of the per-version runs:
+# - tests that compile C++ (marker `compiles`): what they build does not depend on the Python
+#   version, and the main test run has them;
+# - Apache's reference wheels are CPython 3.11 builds: their Python package runs only there.
+PER_VERSION_SELECTION=(
+  -m "not compiles"
   --deselect tests/python/test_pickle_compat.py
 )
 
@@ -45,9 +71,8 @@ run_suite_with_wheel() {
   local python="$1" work="$2" wheel="$3" version
   version="$("${python}" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
   echo "tests on Python ${version} with ${wheel##*/}"
-  # numpy 2.5 exports ml_dtypes arrays through DLPack; the refusal tests assume numpy < 2.5.
-  make_venv "${python}" "${work}/venv-${version}" pytest pytest-xdist hypothesis "numpy<2.5" \
-    ml_dtypes "${wheel}"
+  make_venv "${python}" "${work}/venv-${version}" pytest pytest-xdist hypothesis \
+    "${TVM_FFI_NUMPY_REQUIREMENT}" ml_dtypes "${wheel}"
   (cd "${work}" && "venv-${version}/bin/python" -m pytest -q -p no:cacheprovider \
-    -n "${JOBS:-2}" "${NATIVE_ONLY_TESTS[@]}" "${OLDPWD}/tests/python")
+    -n "${JOBS:-2}" "${PER_VERSION_SELECTION[@]}" "${OLDPWD}/tests/python")
 }

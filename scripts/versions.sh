@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # versions.sh: every version CI pins or tests against, in one place. The scripts source it;
 # tests/python/pinned_versions.py reads the same NAME="value" lines, so keep to that form.
+# shellcheck shell=bash disable=SC2034 # read by the scripts that source this file
 
 # Apache TVM FFI releases fetched as compatibility references (fetch_reference_wheels.sh).
 # 0.1.13 and 0.1.13.post0 are yanked on PyPI but an exact pin still fetches them.

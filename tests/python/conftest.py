@@ -92,6 +92,15 @@ def run_python(tmp_path: Path) -> RunPython:
     return run
 
 
+@pytest.fixture(scope="module")
+def cache_dir(tmp_path_factory: pytest.TempPathFactory):
+    """A fresh ``$TVM_FFI_CACHE_DIR`` (tvm_ffi.cpp's build cache) for one test module."""
+    path = tmp_path_factory.mktemp("tvm_ffi_cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TVM_FFI_CACHE_DIR", str(path))
+        yield path
+
+
 @pytest.fixture(scope="session")
 def config_script() -> str:
     """Path of the installed ``tvm-ffi-config`` console script."""

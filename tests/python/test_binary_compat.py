@@ -25,6 +25,8 @@ from reference_wheels import REPO_ROOT, missing_reference, reference_root
 
 from tvm_ffi import libinfo
 
+pytestmark = pytest.mark.compiles
+
 COMPAT_DIR = REPO_ROOT / "tests" / "compat"
 VERSIONS = REFERENCE_VERSIONS
 # The module_* entries below follow the stable-C host path: ffi.Module.load_from_file.so, then

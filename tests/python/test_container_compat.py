@@ -21,6 +21,8 @@ from reference_wheels import REPO_ROOT, require_reference
 import tvm_ffi
 from tvm_ffi import libinfo
 
+pytestmark = pytest.mark.compiles
+
 VERSIONS = ("ours", *CONTAINER_COMPAT_VERSIONS)
 SIZES = (0, 1, 3, 4, 5, 8, 17, 100, 1000)
 

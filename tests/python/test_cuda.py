@@ -125,6 +125,7 @@ def kernels(tmp_path_factory: pytest.TempPathFactory) -> tvm_ffi.Module:
 CUDA0 = tvm_ffi.device("cuda", 0)
 
 
+@pytest.mark.compiles
 def test_kernel_writes_torch_cuda_memory(torch, kernels) -> None:
     x = torch.arange(1000, dtype=torch.float32, device="cuda")
     y = torch.zeros_like(x)
@@ -133,6 +134,7 @@ def test_kernel_writes_torch_cuda_memory(torch, kernels) -> None:
     assert torch.equal(y, x + 1)
 
 
+@pytest.mark.compiles
 def test_kernel_errors_name_the_bad_argument(torch, kernels) -> None:
     x = torch.zeros(4, device="cuda")
     with pytest.raises(ValueError, match="x must be a CUDA tensor"):
@@ -143,6 +145,7 @@ def test_kernel_errors_name_the_bad_argument(torch, kernels) -> None:
         kernels.add_one(x, torch.zeros(8, device="cuda")[::2])
 
 
+@pytest.mark.compiles
 def test_kernel_runs_on_torch_current_stream(torch, kernels) -> None:
     x = torch.zeros(4, device="cuda")
     assert kernels.stream_of(x) == torch.cuda.current_stream().cuda_stream
@@ -152,6 +155,7 @@ def test_kernel_runs_on_torch_current_stream(torch, kernels) -> None:
     assert tvm_ffi.get_raw_stream(CUDA0) == 0  # the call's stream is not left behind
 
 
+@pytest.mark.compiles
 def test_call_stream_is_per_thread(torch, kernels) -> None:
     x = torch.zeros(4, device="cuda")
     matches: dict[int, list[bool]] = {}
@@ -170,6 +174,7 @@ def test_call_stream_is_per_thread(torch, kernels) -> None:
     assert all(all(found) for found in matches.values())
 
 
+@pytest.mark.compiles
 def test_kernel_on_side_stream_orders_with_torch_work(torch, kernels) -> None:
     x = torch.arange(1 << 22, dtype=torch.float32, device="cuda")
     side = torch.cuda.Stream()
@@ -181,6 +186,7 @@ def test_kernel_on_side_stream_orders_with_torch_work(torch, kernels) -> None:
     assert torch.equal(z, (x + 1) * 2)
 
 
+@pytest.mark.compiles
 def test_env_alloc_output_is_a_torch_cuda_tensor(torch, kernels) -> None:
     x = torch.arange(12, dtype=torch.float32, device="cuda").reshape(3, 4)
     y = kernels.plus_one(x)
@@ -190,6 +196,7 @@ def test_env_alloc_output_is_a_torch_cuda_tensor(torch, kernels) -> None:
     assert torch.equal(y, x + 1)
 
 
+@pytest.mark.compiles
 def test_raw_stream_context_reaches_kernel_for_ffi_tensors(torch, kernels) -> None:
     tensor = tvm_ffi.from_dlpack(torch.zeros(4, device="cuda"))
     side = torch.cuda.Stream()
@@ -198,6 +205,7 @@ def test_raw_stream_context_reaches_kernel_for_ffi_tensors(torch, kernels) -> No
     assert kernels.stream_of(tensor) == 0
 
 
+@pytest.mark.compiles
 def test_use_torch_stream_reaches_kernel_for_ffi_tensors(torch, kernels) -> None:
     tensor = tvm_ffi.from_dlpack(torch.zeros(4, device="cuda"))
     side = torch.cuda.Stream()
@@ -274,6 +282,7 @@ def test_cuda_memory_is_freed_once_tensors_are_dropped(torch) -> None:
     assert torch.cuda.memory_allocated() == base
 
 
+@pytest.mark.compiles
 def test_convert_func_callback_receives_torch_cuda_tensors(torch, kernels) -> None:
     x = torch.arange(8, dtype=torch.float32, device="cuda")
     seen = []
@@ -296,6 +305,7 @@ def test_torch_stream_object_as_argument(torch) -> None:
     assert ECHO(side).value == side.cuda_stream
 
 
+@pytest.mark.compiles
 def test_kernel_on_cupy_arrays(cupy, kernels) -> None:
     x = cupy.arange(1000, dtype=cupy.float32)
     y = cupy.zeros_like(x)
@@ -330,6 +340,7 @@ class StreamRecorder:
         return self.array.__dlpack__(stream=stream, **kwargs)
 
 
+@pytest.mark.compiles
 def test_cupy_work_is_ordered_before_the_call_stream(torch, cupy, kernels) -> None:
     n = 1 << 22
     x = cupy.arange(n, dtype=cupy.float32)  # queued on CuPy's stream, maybe still running
@@ -360,6 +371,7 @@ def test_jax_gpu_array_round_trip(jax) -> None:
     assert bool((back == array).all())
 
 
+@pytest.mark.compiles
 def test_kernel_reads_jax_gpu_array(jax, torch, kernels) -> None:
     import jax.numpy as jnp
 

@@ -28,6 +28,8 @@ import pytest
 import tvm_ffi
 import tvm_ffi.libinfo
 
+pytestmark = pytest.mark.compiles
+
 SRC_DIR = Path(__file__).resolve().parent / "module_src" / "cuda_headers"
 HEADERS = ["base.h", "device_guard.h", "internal/unified_api.h", "cubin_launcher.h"]
 # Headers whose code depends on TVM_FFI_CUBIN_LAUNCHER_USE_DRIVER_API.

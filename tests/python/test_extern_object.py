@@ -14,6 +14,8 @@ import pytest
 
 import tvm_ffi
 
+pytestmark = pytest.mark.compiles
+
 EXTLIB_SOURCE = r"""
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/memory.h>

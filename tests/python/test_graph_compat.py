@@ -26,6 +26,8 @@ from reference_wheels import REPO_ROOT, require_reference
 
 from tvm_ffi import libinfo
 
+pytestmark = pytest.mark.compiles
+
 DRIVER_SOURCE = REPO_ROOT / "tests" / "compat" / "graph_driver.cc"
 VERSION = MATCHED_VERSION
 

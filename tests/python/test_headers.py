@@ -40,6 +40,7 @@ def _compile_alone(header: str) -> str | None:
     return None if proc.returncode == 0 else f"{header}:\n{proc.stderr}"
 
 
+@pytest.mark.compiles
 def test_every_header_compiles_alone() -> None:
     if shutil.which("g++") is None:
         pytest.skip("needs the system compiler 'g++'")

@@ -19,6 +19,8 @@ USER_SOURCES = [SRC / "user_lib.cc", SRC / "user_lib_part2.cc"]
 use_count = tvm_ffi.get_global_func("testing.object_use_count")
 
 
+# Not marked `compiles`: the libraries take seconds to build, and loading them and outliving
+# them is what the sanitized runs are there to check.
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory, config_script: str) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("module_libs")

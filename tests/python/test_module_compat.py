@@ -25,6 +25,8 @@ from reference_wheels import REPO_ROOT, missing_reference, reference_root
 import tvm_ffi
 from tvm_ffi import libinfo
 
+pytestmark = pytest.mark.compiles
+
 COMPAT_DIR = REPO_ROOT / "tests" / "compat"
 # The releases whose C++ layouts (Optional, ModuleObj) ours matches.
 VERSIONS = MODULE_LAYOUT_VERSIONS

@@ -46,6 +46,8 @@ def _abi_versions() -> dict[str, tuple[int, int, int]]:
     return versions
 
 
+# Not marked `compiles`: the small C libraries build in a second, and how the loader treats them
+# is what the sanitized runs are there to check.
 @pytest.fixture(scope="module")
 def libs(tmp_path_factory: pytest.TempPathFactory, config_script: str) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("loading_libs")

@@ -142,6 +142,7 @@ int main(void) {
 """
 
 
+@pytest.mark.compiles
 def test_downstream_cmake_project_builds_and_runs(tmp_path: Path, config_script: str) -> None:
     cmake = shutil.which("cmake")
     if cmake is None:
