@@ -63,10 +63,10 @@ def show_error(add_one: tvm_ffi.Function) -> None:
         print("a wrong dtype is reported as:", f"TypeError: {err}")
 
 
-def main() -> None:
-    """Build, load and run."""
+def main(build_dir: Path | None = None) -> None:
+    """Build (in build_dir, else in a temporary folder), load and run."""
     with tempfile.TemporaryDirectory() as tmp:
-        library = build(Path(tmp))
+        library = build(build_dir or Path(tmp))
         module = tvm_ffi.load_module(library)
         run_numpy(module.add_one)
         run_torch(module.add_one)

@@ -1,15 +1,24 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The get-started example: built with CMake, loaded, and run on NumPy and torch data."""
+"""The get-started example: built with CMake, loaded, and run on NumPy and torch data.
+
+This is the test command's one run of the example: run_example.py runs once, and the tests
+below call the library it built.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import io
 import shutil
 from pathlib import Path
 
 import pytest
 
 import tvm_ffi
+
+# One worker runs them all (the test command uses --dist loadgroup): the example runs once.
+pytestmark = [pytest.mark.compiles, pytest.mark.xdist_group("get_started")]
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "get_started"
 
@@ -26,15 +35,24 @@ def _load_example_script():
 
 
 @pytest.fixture(scope="module")
-def add_one(tmp_path_factory: pytest.TempPathFactory) -> tvm_ffi.Function:
-    library = _load_example_script().build(tmp_path_factory.mktemp("get_started"))
-    return tvm_ffi.load_module(library).add_one
+def example_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
+    """What run_example.py prints, and the library it built."""
+    build_dir = tmp_path_factory.mktemp("get_started")
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        _load_example_script().main(build_dir)
+    return printed.getvalue(), build_dir / "libadd_one.so"
 
 
-def test_example_script_runs(run_python) -> None:
-    result = run_python(str(EXAMPLE / "run_example.py"))
-    assert "numpy: [0. 1. 2. 3. 4.] -> [1. 2. 3. 4. 5.]" in result.stdout
-    assert "TypeError: add_one: x must be float32, got int32" in result.stdout
+@pytest.fixture(scope="module")
+def add_one(example_run: tuple[str, Path]) -> tvm_ffi.Function:
+    return tvm_ffi.load_module(example_run[1]).add_one
+
+
+def test_example_script_runs(example_run: tuple[str, Path]) -> None:
+    printed = example_run[0]
+    assert "numpy: [0. 1. 2. 3. 4.] -> [1. 2. 3. 4. 5.]" in printed
+    assert "TypeError: add_one: x must be float32, got int32" in printed
 
 
 def test_numpy_in_place(add_one: tvm_ffi.Function) -> None:
