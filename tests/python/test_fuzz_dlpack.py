@@ -120,6 +120,8 @@ def test_numpy_arrays_import_correctly_or_cleanly_fail(array: np.ndarray, how: s
         result = IMPORTS[how](array)
     except CLEAN_ERRORS:
         return
+    if not array.flags.writeable and not NUMPY_VERSIONED_DLPACK:
+        return  # numpy < 2.1 cannot read a read-only tensor back (no versioned DLPack)
     assert _same_contents(result, array)
     assert not _is_misaligned(array), "misaligned data reached the FFI"
     if how.startswith("argument") or how == "list argument":

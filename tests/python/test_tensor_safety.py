@@ -73,10 +73,18 @@ def test_read_only_memmap_argument_is_refused(run_python: RunPython) -> None:
         print(array.tolist())
     """
     out = run_python("-c", textwrap.dedent(code)).stdout
-    assert "refused: Function.__call__(): tensor argument: the DLPack tensor is read-only" in out
+    if NUMPY_VERSIONED_DLPACK:
+        refusal = "Function.__call__(): tensor argument: the DLPack tensor is read-only"
+        assert f"refused: {refusal}" in out
+    else:  # numpy < 2.1 itself refuses to export a read-only array through __dlpack__
+        assert "refused: " in out
     assert out.splitlines()[-1] == "[0.0, 1.0, 2.0, 3.0]"
 
 
+@pytest.mark.skipif(
+    not NUMPY_VERSIONED_DLPACK,
+    reason="numpy < 2.1 refuses to export read-only memory and to read a read-only tensor back",
+)
 @pytest.mark.parametrize("source", sorted(READ_ONLY_SOURCES))
 def test_read_only_sources_import_as_read_only_tensors(source: str, tmp_path: Path) -> None:
     array = READ_ONLY_SOURCES[source]([1.0, 2.0, 3.0], tmp_path)

@@ -32,8 +32,9 @@ def test_class_base_init_offsets_its_arguments() -> None:
     assert repr(testing._TestCxxClassBase(v_i64=1, v_i32=2)) == "testing.TestCxxClassBase"
     with pytest.raises(TypeError) as info:
         testing._TestCxxClassBase()  # type: ignore[call-arg]
-    assert str(info.value) == (
-        "_TestCxxClassBase.__init__() missing 2 required positional arguments: 'v_i64' and 'v_i32'"
+    # Python 3.9 names the function without its class.
+    assert str(info.value).endswith(
+        "__init__() missing 2 required positional arguments: 'v_i64' and 'v_i32'"
     )
 
 
