@@ -157,6 +157,15 @@ cdef extern from "tvm/ffi/c_api.h":
         kTVMFFIFieldFlagBitMaskHasDefault
         kTVMFFIFieldFlagBitMaskIsStaticMethod
         kTVMFFIFieldFlagBitSetterIsFunctionObj
+        kTVMFFIFieldFlagBitMaskSEqHashIgnore
+        kTVMFFIFieldFlagBitMaskSEqHashDefRecursive
+        kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive
+        kTVMFFIFieldFlagBitMaskDefaultFromFactory
+        kTVMFFIFieldFlagBitMaskReprOff
+        kTVMFFIFieldFlagBitMaskCompareOff
+        kTVMFFIFieldFlagBitMaskHashOff
+        kTVMFFIFieldFlagBitMaskInitOff
+        kTVMFFIFieldFlagBitMaskKwOnly
 
     int TVMFFIObjectIncRef(TVMFFIObjectHandle obj) nogil
     int TVMFFIObjectDecRef(TVMFFIObjectHandle obj) nogil
