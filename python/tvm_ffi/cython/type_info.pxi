@@ -80,6 +80,16 @@ class TypeInfo:
         """sizeof the C++ object as registered in the type's metadata (0 when unknown)."""
         return self._total_size
 
+    def _register_fields(self, fields, structure_kind=None):
+        """Registers the natively laid-out fields of a Python-defined type (once)."""
+        if self.fields is not None:
+            raise RuntimeError(f"_register_fields already called for {self.type_key!r}")
+        return _register_fields(self, fields, structure_kind)
+
+    def _register_py_methods(self, py_methods=None, type_attr_names=frozenset()):
+        """Registers methods and type attributes of a Python-defined type."""
+        _register_py_methods(self, py_methods, type_attr_names)
+
     def __repr__(self):
         return f"TypeInfo(type_key={self.type_key!r}, type_index={self.type_index})"
 
