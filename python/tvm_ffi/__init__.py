@@ -73,6 +73,7 @@ if not _is_config_mode():
         structural,
         utils,  # noqa: F401 - public submodule tvm_ffi.utils (not in __all__, as upstream)
     )
+    from .dataclasses.py_class import method
     from ._dtype import (  # noqa: F401 - dtype literals, public but not in __all__
         bfloat16,
         bool,
@@ -187,6 +188,7 @@ __all__: list[str] = [
     "get_raw_stream",
     "init_ffi_api",
     "load_module",
+    "method",
     "register_error",
     "register_global_func",
     "register_object",

@@ -235,7 +235,7 @@ def test_self_reference_and_recursive_equality_and_hash():
 
 
 def test_order_compares_fields_recursively():
-    @py_class(unique_key("Ord"), order=True)
+    @py_class(unique_key("Ord"), eq=True, order=True)
     class Ord(tvm_ffi.Object):
         a: int
         b: str
@@ -332,7 +332,7 @@ def test_methods_are_registered_natively():
 def test_method_rejects_classmethod_and_non_callables():
     with pytest.raises(TypeError, match="classmethod"):
         method(classmethod(lambda cls: None))
-    with pytest.raises(TypeError, match="expects a function"):
+    with pytest.raises(TypeError, match="expected a function"):
         method(3)
 
 

@@ -64,6 +64,7 @@ cdef extern from "tvm/ffi/c_api.h":
     ctypedef struct TVMFFIObject:
         uint64_t combined_ref_count
         int32_t type_index
+        void (*deleter)(void* self, int flags) noexcept
 
     ctypedef struct TVMFFIAny:
         int32_t type_index

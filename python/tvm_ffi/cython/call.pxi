@@ -3,7 +3,7 @@
 # argument to its converter family, the call's environment (stream, allocator), the GIL release
 # and the conversion of the result (docs/architecture.md, "The call path").
 cimport cython
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc
 
 import numbers
 import os

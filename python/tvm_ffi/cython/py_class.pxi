@@ -261,3 +261,102 @@ cdef register_native_method(int32_t type_index, str name, object value, bint is_
     finally:
         if temp != NULL:
             TVMFFIObjectDecRef(temp)
+
+
+cdef class _PyClassAllocator:
+    """Allocates the native objects of one Python-defined type in place of a call to its
+    ``__ffi_new__``: the same zeroed ``calloc`` memory and header (strong and weak count 1,
+    the type index, the deleter ``__ffi_new__`` installs, which frees with ``free``)."""
+
+    cdef int32_t type_index
+    cdef size_t total_size
+    cdef void (*deleter)(void* self, int flags) noexcept
+
+    def __init__(self, ffi_new, int32_t type_index, int64_t total_size):
+        cdef CObject sample = ffi_new()
+        self.deleter = (<TVMFFIObject*>sample.chandle).deleter
+        self.type_index = type_index
+        self.total_size = <size_t>total_size
+
+    cdef TVMFFIObject* allocate(self) except NULL:
+        cdef TVMFFIObject* header = <TVMFFIObject*>calloc(1, self.total_size)
+        if header == NULL:
+            raise MemoryError()
+        header.combined_ref_count = (<uint64_t>1 << 32) | 1
+        header.type_index = self.type_index
+        header.deleter = self.deleter
+        return header
+
+
+cdef object _MISSING_SENTINEL = None  # MISSING, once a plan exists (read in the hot loop)
+
+
+cdef class _PyClassInitPlan:
+    """How the generated ``__init__`` of a Python-defined type fills a new object: one entry
+    ``(property, default, factory, kw_only)`` per parameter, in parameter order, and one per
+    field left out of ``__init__`` that has a default (``MISSING`` where there is none)."""
+
+    cdef _PyClassAllocator allocator
+    cdef str type_key
+    cdef tuple params
+    cdef tuple others
+
+    def __init__(self, _PyClassAllocator allocator, str type_key, params, others):
+        global _MISSING_SENTINEL
+        _MISSING_SENTINEL = MISSING
+        self.allocator = allocator
+        self.type_key = type_key
+        self.params = tuple(params)
+        self.others = tuple(others)
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def _py_class_init(CObject obj, _PyClassInitPlan plan, tuple args):
+    """Allocates ``obj``'s native object and stores ``args`` (``MISSING`` for a parameter not
+    given) and the defaults into its fields. Returns True, doing nothing, when ``obj`` is
+    already allocated: ``super().__init__()`` called from a user-written ``__init__``."""
+    if obj.chandle != NULL:
+        return True
+    obj.chandle = plan.allocator.allocate()
+    cdef tuple params = plan.params
+    cdef tuple others = plan.others
+    cdef Py_ssize_t i = 0
+    try:
+        for i in range(len(params)):
+            store_init_value(plan, obj, <tuple>params[i], args[i])
+        for i in range(len(others)):
+            store_init_value(plan, obj, <tuple>others[i], _MISSING_SENTINEL)
+    except TypeError as err:
+        raise_field_error(plan, <tuple>(params[i] if i < len(params) else others[i]), err)
+    return False
+
+
+cdef int store_init_value(_PyClassInitPlan plan, CObject obj, tuple entry,
+                          object value) except -1:
+    if value is _MISSING_SENTINEL:
+        if entry[2] is not _MISSING_SENTINEL:
+            value = entry[2]()
+        elif entry[1] is not _MISSING_SENTINEL:
+            value = entry[1]
+        else:
+            raise _MissingArgument()
+    return write_field(<FFIProperty>entry[0], obj, value)
+
+
+class _MissingArgument(TypeError):
+    """A required ``__init__`` argument was not given (reported with its name)."""
+
+
+cdef int raise_missing_argument(_PyClassInitPlan plan, tuple entry) except -1:
+    kind = "keyword-only " if entry[3] else ""
+    raise TypeError(f"{plan.type_key}.__ffi_init__() missing required {kind}argument: "
+                    f"'{(<FFIProperty>entry[0]).field.name}'")
+
+
+cdef int raise_field_error(_PyClassInitPlan plan, tuple entry, object err) except -1:
+    if isinstance(err, _MissingArgument):
+        return raise_missing_argument(plan, entry)
+    message = str(err).replace("\n", "\n  ")
+    raise TypeError(f"{plan.type_key}.__ffi_init__() field '{(<FFIProperty>entry[0]).field.name}':"
+                    f"\n  {message}") from None

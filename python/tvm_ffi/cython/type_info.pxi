@@ -137,6 +137,7 @@ cdef class FFIProperty:
     cdef int store_kind
     cdef TVMFFIFieldGetter getter
     cdef object converter
+    cdef bint holds_str
 
     def __init__(self, field, bint writable, doc=None):
         self.field = field
@@ -146,6 +147,7 @@ cdef class FFIProperty:
         self.store_kind = field_store_kind(field)
         self.getter = <TVMFFIFieldGetter><void*><uint64_t>field.getter
         self.converter = field.py_converter
+        self.holds_str = field.ty is not None and field.ty.origin == "str"
         self.__doc__ = doc
 
     def __get__(self, obj, objtype):
@@ -164,7 +166,7 @@ cdef class FFIProperty:
         if not self.writable:
             # One message on every Python version (older ones say "can't set attribute").
             raise AttributeError(f"property of '{type(obj).__name__}' object has no setter")
-        self.set(obj, value)
+        write_field(self, obj, value)
 
     def __delete__(self, obj):
         raise AttributeError(
@@ -172,10 +174,7 @@ cdef class FFIProperty:
 
     def set(self, obj, value):
         """Writes the field, even when it is read-only."""
-        if self.converter is None:
-            _field_set(obj, self.field, value)
-        else:
-            store_converted(self, object_field_address(obj, self.offset), value)
+        write_field(self, obj, value)
 
     @property
     def fget(self):
@@ -189,6 +188,13 @@ cdef class FFIProperty:
 
     def _read(self, obj):
         return self.__get__(obj, type(obj))
+
+
+cdef int write_field(FFIProperty prop, object obj, object value) except -1:
+    if prop.converter is None:
+        _field_set(obj, prop.field, value)
+        return 0
+    return store_converted(prop, object_field_address(obj, prop.offset), value)
 
 
 cdef object read_by_getter(TVMFFIFieldGetter getter, void* address):
@@ -210,6 +216,11 @@ cdef int store_converted(FFIProperty prop, void* address, object value) except -
     if read_kind == READ_BOOL and type(value) is bool:
         (<uint8_t*>address)[0] = value is True
         return 0
+    cdef TVMFFIAny cell
+    if prop.holds_str and type(value) is str:
+        string_to_owned_cell(value, &cell)
+        store_cell(STORE_ANY_CELL, kTVMFFIAny, address, &cell)
+        return 0
     cdef CAny converted
     try:
         converted = convert_with_converter(<_TypeConverter>prop.converter, value)
@@ -217,6 +228,18 @@ cdef int store_converted(FFIProperty prop, void* address, object value) except -
         raise TypeError(err.message) from None
     store_cell(prop.store_kind, prop.field.field_static_type_index, address, &converted.cdata)
     return 0
+
+
+cdef int string_to_owned_cell(str value, TVMFFIAny* cell) except -1:
+    """An owned cell holding value: SmallStr when it fits, else a String object."""
+    cdef Py_ssize_t size = 0
+    cdef const char* data = PyUnicode_AsUTF8AndSize(value, &size)
+    cdef TVMFFIByteArray arr
+    if size <= 7:
+        return TVMFFIPySetSmallStr(cell, kTVMFFISmallStr, data, size)
+    arr.data = data
+    arr.size = size
+    return CHECK_CALL(TVMFFIStringFromByteArray(&arr, cell))
 
 
 cdef void store_cell(int store_kind, int32_t static_index, void* address,

@@ -17,6 +17,7 @@ from typing import Any, Callable, ClassVar, TypeVar, overload
 
 from .. import core
 from .dunders import install_dunders
+from .py_class_init import can_generate_init, make_py_class_init
 from .field import INIT_PROPERTY_FUNCS_ATTR, KW_ONLY, MISSING, Field, init_property, own_annotations
 
 _ClassT = TypeVar("_ClassT", bound=type)
@@ -88,7 +89,7 @@ class _Options:
         unsafe_hash: bool, match_args: bool, kw_only: bool, structural_eq: str | None,
     ) -> None:  # fmt: skip
         if structural_eq not in STRUCTURAL_KINDS:
-            allowed = ", ".join(repr(k) for k in STRUCTURAL_KINDS)
+            allowed = ", ".join(f"{k!r}" for k in STRUCTURAL_KINDS)
             raise ValueError(f"py_class(): structural_eq must be one of {allowed}; "
                              f"got {structural_eq!r}")  # fmt: skip
         if order and not eq:
@@ -266,9 +267,9 @@ def _declared_fields(cls: type, options: _Options) -> list[Field]:
         if _is_kw_only_marker(annotation):
             kw_only_rest = True
             continue
-        made = _field_of(cls, name)
         if isinstance(cls.__dict__.get(name), init_property):
             init_property_funcs[name] = cls.__dict__[name].func
+        made = _field_of(cls, name)
         if made.kw_only is None:
             made.kw_only = kw_only_rest or options.kw_only
         if made.hash is None:
@@ -363,6 +364,8 @@ def _finish(pending: _PendingClass) -> None:
                     match_args=options.match_args)  # fmt: skip
     if user_init is not None:
         setattr(cls, "__init__", _allocating_init(cls, info, user_init))
+    elif options.init and can_generate_init(info):
+        setattr(cls, "__init__", make_py_class_init(cls, info))
 
 
 def _collect_methods(cls: type, info: Any) -> list[tuple[str, Any, bool, None]]:
