@@ -35,6 +35,7 @@ _SIMPLE: dict[str, _Carrier] = {
     "Tensor": ("::tvm::ffi::Tensor", 8, 8),
     "Shape": ("::tvm::ffi::Shape", 8, 8),
     "Object": _OBJECT_REF,
+    "None": _ANY,
 }
 _SIZED: dict[str, dict[int, str]] = {
     "int": {8: "int64_t", 4: "int32_t", 2: "int16_t", 1: "int8_t"},
@@ -170,8 +171,12 @@ def _select(type_keys: object) -> list[core.TypeInfo]:
 
 
 def _is_python_defined(info: core.TypeInfo) -> bool:
-    """Whether the type's fields were laid out by tvm_ffi for a Python class (py_class)."""
-    return bool(getattr(info, "_decorator_args", None) is not None)
+    """Tell whether the fields were laid out for a Python-defined class (py_class).
+
+    Such fields keep Optional and Union values in a whole Any cell, where a native class
+    could hold a std::optional of the same size instead.
+    """
+    return any(getattr(f, "dataclass_field", None) is not None for f in info.fields or ())
 
 
 class _Lowering:
