@@ -169,8 +169,9 @@ def test_cpp_follows_typed_object_pointers(accessors: tvm_ffi.Module) -> None:
 
 @pytest.mark.compiles
 @pytest.mark.usefixtures("cache_dir")
-def test_static_asserts_hold_for_every_registered_type(tmp_path: Path) -> None:
-    _compile_header(gen_abi_cpp("*"), tmp_path)
+def test_static_asserts_hold_for_all_testing_and_ffi_types(tmp_path: Path) -> None:
+    # Not "*": types that other tests define in this process may come and go.
+    _compile_header(gen_abi_cpp(["testing.*", "ffi.*"]), tmp_path)
 
 
 @pytest.mark.compiles
