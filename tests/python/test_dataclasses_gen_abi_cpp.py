@@ -3,14 +3,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, Optional
 
 import pytest
 
 import tvm_ffi
 import tvm_ffi.cpp
-from tvm_ffi import testing
+from tvm_ffi import core, testing
 from tvm_ffi.dataclasses.gen_abi_cpp import gen_abi_cpp
 
 CXX_TYPES = [
@@ -180,3 +183,111 @@ def test_wrong_offset_fails_to_compile(tmp_path: Path) -> None:
     header = gen_abi_cpp("testing.TestIntPair").replace("== 32);", "== 33);")
     with pytest.raises(RuntimeError, match="static assert"):
         _compile_header(header, tmp_path)
+
+
+PY_CLASS_ACCESSORS = """
+#include "py_class_view.h"
+
+#include <string>
+
+using ::abi_test::py::TileObj;
+using tvm::ffi::ObjectRef;
+
+tvm::ffi::String tile_fields(ObjectRef obj) {
+  auto* t = static_cast<const TileObj*>(obj.get());
+  std::optional<tvm::ffi::String> note = t->note.as<tvm::ffi::String>();
+  return std::to_string(t->sides) + " " + (t->filled ? "filled" : "empty") + " " +
+         std::string(t->name) + " " + (note ? std::string(*note) : "none") + " " +
+         std::to_string(t->area) + " " + std::to_string(t->pair->a) + " " +
+         std::to_string(t->extra.cast<int64_t>());
+}
+void tile_write(ObjectRef obj, int64_t sides, tvm::ffi::String name, tvm::ffi::String note) {
+  auto* t = const_cast<TileObj*>(static_cast<const TileObj*>(obj.get()));
+  t->sides = sides;
+  t->name = name;
+  t->note = note;
+}
+"""
+
+
+def _python_field(name: str, annotation: object) -> SimpleNamespace:
+    """The description of one field that the native py_class layer takes."""
+    return SimpleNamespace(
+        name=name,
+        doc=None,
+        default=dataclasses.MISSING,
+        default_factory=dataclasses.MISSING,
+        init=True,
+        repr=True,
+        hash=True,
+        compare=True,
+        kw_only=False,
+        structural_eq=None,
+        frozen=False,
+        _ty_schema=core.TypeSchema.from_annotation(annotation),
+    )
+
+
+@pytest.fixture(scope="module")
+def tile_class() -> type:
+    """abi_test.py.Tile(Shape): a Python-defined type, laid out as py_class lays out fields."""
+
+    class Shape(tvm_ffi.Object):
+        pass
+
+    class Tile(Shape):
+        pass
+
+    object_info = core._type_cls_to_type_info(tvm_ffi.Object)
+    shape = core._register_py_class(object_info, "abi_test.py.Shape", Shape)
+    shape_fields = {"sides": int, "filled": bool, "name": str, "note": Optional[str]}
+    shape._register_fields([_python_field(n, a) for n, a in shape_fields.items()])
+    tile = core._register_py_class(shape, "abi_test.py.Tile", Tile)
+    tile_fields = {"area": float, "pair": testing.TestIntPair, "extra": Any}
+    tile._register_fields([_python_field(n, a) for n, a in tile_fields.items()])
+    return Tile
+
+
+def _new_tile(cls: type, *values: object) -> tvm_ffi.Object:
+    info = core._type_cls_to_type_info(cls)
+    assert info is not None and info.parent_type_info is not None
+    obj = cls.__new__(cls)
+    obj.__init_handle_by_constructor__(core._lookup_type_attr(info.type_index, "__ffi_new__"))
+    for field, value in zip([*info.parent_type_info.fields, *info.fields], values):
+        core._field_set(obj, field, value)
+    return obj
+
+
+def _field(obj: tvm_ffi.Object, name: str) -> object:
+    info = core._type_cls_to_type_info(type(obj))
+    assert info is not None and info.parent_type_info is not None
+    fields = [*info.parent_type_info.fields, *info.fields]
+    return core._field_get(obj, next(f for f in fields if f.name == name))
+
+
+def test_python_defined_fields_map_to_their_native_storage(tile_class: type) -> None:
+    header = gen_abi_cpp("abi_test.py.Tile")
+    assert "struct alignas(8) TileObj : public ::abi_test::py::ShapeObj {" in header
+    assert "  ::tvm::ffi::String name;  // offset=40, size=16, align=8" in header
+    assert "  ::tvm::ffi::Any note;  // offset=56, size=16, align=8" in header
+    assert "  ::tvm::ffi::ObjectPtr<::tvm::ffi::Object> pair;  // offset=80" in header
+
+
+@pytest.mark.compiles
+@pytest.mark.usefixtures("cache_dir")
+def test_cpp_reads_and_writes_python_defined_objects(tile_class: type, tmp_path: Path) -> None:
+    (tmp_path / "py_class_view.h").write_text(
+        gen_abi_cpp(["abi_test.py.Tile", "testing.TestIntPair"])
+    )
+    module = tvm_ffi.cpp.load_inline(
+        "abi_py_class_accessors",
+        cpp_sources=PY_CLASS_ACCESSORS,
+        functions=["tile_fields", "tile_write"],
+        extra_include_paths=[str(tmp_path)],
+    )
+    tile = _new_tile(tile_class, 4, True, "square", None, 2.5, testing.TestIntPair(7, 8), 9)
+    assert module.tile_fields(tile) == "4 filled square none 2.500000 7 9"
+    module.tile_write(tile, 5, "a longer name than seven bytes", "noted")
+    assert _field(tile, "sides") == 5 and _field(tile, "note") == "noted"
+    assert _field(tile, "name") == "a longer name than seven bytes"
+    assert module.tile_fields(tile).startswith("5 filled a longer name than seven bytes noted ")
