@@ -3,18 +3,17 @@
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any, Optional
 
 import pytest
 
 import tvm_ffi
 import tvm_ffi.cpp
-from tvm_ffi import core, testing
+from tvm_ffi import testing
 from tvm_ffi.dataclasses.gen_abi_cpp import gen_abi_cpp
+from tvm_ffi.dataclasses.py_class import py_class
 
 CXX_TYPES = [
     "testing.TestIntPair",
@@ -106,6 +105,13 @@ def test_patterns_select_every_match_once() -> None:
     assert len(re.findall(r"struct alignas\(\d+\) TestCxxClassBaseObj ", header)) == 1
     assert "TestCxxClassHiddenFieldObj" in header and "TestIntPairObj" not in header
     assert gen_abi_cpp(["testing.TestCxxClass*"]) == header
+
+
+def test_native_optionals_keep_their_cpp_types() -> None:
+    header = gen_abi_cpp("testing.SchemaAllTypes")
+    assert "  ::tvm::ffi::Optional<int64_t> v_opt_int;  // offset=96, size=16" in header
+    assert "  ::tvm::ffi::Optional<::tvm::ffi::String> v_opt_str;  // offset=112" in header
+    assert "  ::tvm::ffi::Any v_variant;  // offset=160, size=16" in header
 
 
 def test_unreflected_bytes_become_padding() -> None:
@@ -210,59 +216,24 @@ void tile_write(ObjectRef obj, int64_t sides, tvm::ffi::String name, tvm::ffi::S
 """
 
 
-def _python_field(name: str, annotation: object) -> SimpleNamespace:
-    """The description of one field that the native py_class layer takes."""
-    return SimpleNamespace(
-        name=name,
-        doc=None,
-        default=dataclasses.MISSING,
-        default_factory=dataclasses.MISSING,
-        init=True,
-        repr=True,
-        hash=True,
-        compare=True,
-        kw_only=False,
-        structural_eq=None,
-        frozen=False,
-        _ty_schema=core.TypeSchema.from_annotation(annotation),
-    )
-
-
 @pytest.fixture(scope="module")
 def tile_class() -> type:
-    """abi_test.py.Tile(Shape): a Python-defined type, laid out as py_class lays out fields."""
+    """abi_test.py.Tile(Shape): Python-defined types, whose fields py_class lays out natively."""
 
+    @py_class("abi_test.py.Shape")
     class Shape(tvm_ffi.Object):
-        pass
+        sides: int
+        filled: bool
+        name: str
+        note: Optional[str]  # noqa: UP045 - Python 3.9 cannot evaluate "str | None"
 
+    @py_class("abi_test.py.Tile")
     class Tile(Shape):
-        pass
+        area: float
+        pair: testing.TestIntPair
+        extra: Any
 
-    object_info = core._type_cls_to_type_info(tvm_ffi.Object)
-    shape = core._register_py_class(object_info, "abi_test.py.Shape", Shape)
-    shape_fields = {"sides": int, "filled": bool, "name": str, "note": Optional[str]}
-    shape._register_fields([_python_field(n, a) for n, a in shape_fields.items()])
-    tile = core._register_py_class(shape, "abi_test.py.Tile", Tile)
-    tile_fields = {"area": float, "pair": testing.TestIntPair, "extra": Any}
-    tile._register_fields([_python_field(n, a) for n, a in tile_fields.items()])
     return Tile
-
-
-def _new_tile(cls: type, *values: object) -> tvm_ffi.Object:
-    info = core._type_cls_to_type_info(cls)
-    assert info is not None and info.parent_type_info is not None
-    obj = cls.__new__(cls)
-    obj.__init_handle_by_constructor__(core._lookup_type_attr(info.type_index, "__ffi_new__"))
-    for field, value in zip([*info.parent_type_info.fields, *info.fields], values):
-        core._field_set(obj, field, value)
-    return obj
-
-
-def _field(obj: tvm_ffi.Object, name: str) -> object:
-    info = core._type_cls_to_type_info(type(obj))
-    assert info is not None and info.parent_type_info is not None
-    fields = [*info.parent_type_info.fields, *info.fields]
-    return core._field_get(obj, next(f for f in fields if f.name == name))
 
 
 def test_python_defined_fields_map_to_their_native_storage(tile_class: type) -> None:
@@ -285,9 +256,9 @@ def test_cpp_reads_and_writes_python_defined_objects(tile_class: type, tmp_path:
         functions=["tile_fields", "tile_write"],
         extra_include_paths=[str(tmp_path)],
     )
-    tile = _new_tile(tile_class, 4, True, "square", None, 2.5, testing.TestIntPair(7, 8), 9)
+    tile: Any = tile_class(4, True, "square", None, 2.5, testing.TestIntPair(7, 8), 9)
     assert module.tile_fields(tile) == "4 filled square none 2.500000 7 9"
     module.tile_write(tile, 5, "a longer name than seven bytes", "noted")
-    assert _field(tile, "sides") == 5 and _field(tile, "note") == "noted"
-    assert _field(tile, "name") == "a longer name than seven bytes"
+    assert tile.sides == 5 and tile.note == "noted"
+    assert tile.name == "a longer name than seven bytes"
     assert module.tile_fields(tile).startswith("5 filled a longer name than seven bytes noted ")

@@ -14,6 +14,7 @@ from ..registry import get_registered_type_keys
 
 _OBJECT_INDEX = 64
 _DYN_OBJECT_BEGIN = 128
+_SETTER_IS_FUNCTION_OBJ = 1 << 11  # kTVMFFIFieldFlagBitSetterIsFunctionObj
 _OBJECT_HEADER_SIZE = 24
 _BASE_ALIGN = 8
 
@@ -170,13 +171,14 @@ def _select(type_keys: object) -> list[core.TypeInfo]:
     return sorted(chosen.values(), key=lambda i: (len(i.type_ancestors), i.type_key))
 
 
-def _is_python_defined(info: core.TypeInfo) -> bool:
-    """Tell whether the fields were laid out for a Python-defined class (py_class).
+def _is_python_defined(field: core.TypeField) -> bool:
+    """Tell whether a field was laid out for a Python-defined class (py_class).
 
-    Such fields keep Optional and Union values in a whole Any cell, where a native class
-    could hold a std::optional of the same size instead.
+    Such a field is set through a Function that converts by its TypeSchema, and keeps an
+    Optional or Union value in a whole Any cell, where a native field of the same size could
+    hold a std::optional instead.
     """
-    return any(getattr(f, "dataclass_field", None) is not None for f in info.fields or ())
+    return bool(field.flags & _SETTER_IS_FUNCTION_OBJ)
 
 
 class _Lowering:
@@ -231,7 +233,7 @@ class _Lowering:
             return self.object_ptr(schema)
         return None
 
-    def field(self, field: core.TypeField, python_defined: bool) -> _Carrier | None:
+    def field(self, field: core.TypeField) -> _Carrier | None:
         """Return the storage of ``field``, or None when no C++ type is known to match it."""
         schema = field.ty
         if schema is None:
@@ -243,7 +245,7 @@ class _Lowering:
             return None
         if schema.origin in ("Optional", "Union"):
             # py_class stores both in an Any cell; a native Variant<...> holds one Any.
-            if python_defined or (schema.origin == "Union" and field.size == _ANY[1]):
+            if _is_python_defined(field) or (schema.origin == "Union" and field.size == 16):
                 return _ANY
             args = schema.args or ()
             if schema.origin == "Union":
@@ -274,9 +276,8 @@ def _layout_members(
     """Own fields in offset order, with padding where reflection skips bytes."""
     members: list[_Member] = []
     cursor = start
-    python_defined = _is_python_defined(info)
     for field in sorted(info.fields or (), key=lambda f: f.offset):
-        member = _member(field, lowering.field(field, python_defined))
+        member = _member(field, lowering.field(field))
         natural = _round_up(cursor, member.align)
         if field.offset < natural:
             # A field re-exposing bytes already laid out (say, a parent's) cannot be a member.
