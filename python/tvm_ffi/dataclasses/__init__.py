@@ -4,11 +4,11 @@
 from ..core import Object
 from .c_class import c_class
 from .field import KW_ONLY, MISSING, Field, field, init_property
+from .gen_abi_cpp import gen_abi_cpp
 from .helpers import asdict, astuple, fields, is_dataclass, replace
 
 # Added by other modules of this package (one import line each):
 # enum.py: Enum, EnumAttrMap, EnumState, IntEnum, StrEnum, auto, entry
-# gen_abi_cpp.py: gen_abi_cpp
 # py_class.py: py_class (and method)
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "c_class",
     "field",
     "fields",
+    "gen_abi_cpp",
     "init_property",
     "is_dataclass",
     "replace",
