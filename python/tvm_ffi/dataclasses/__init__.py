@@ -4,13 +4,13 @@ Python), fields and stdlib-like helpers."""
 
 from ..core import Object
 from .c_class import c_class
+from .gen_abi_cpp import gen_abi_cpp
 from .field import KW_ONLY, MISSING, Field, field, init_property
 from .helpers import asdict, astuple, fields, is_dataclass, replace
 from .py_class import method, py_class
 
 # Added by other modules of this package (one import line each):
 # enum.py: Enum, EnumAttrMap, EnumState, IntEnum, StrEnum, auto, entry
-# gen_abi_cpp.py: gen_abi_cpp
 
 __all__ = [
     "KW_ONLY",
@@ -22,6 +22,7 @@ __all__ = [
     "c_class",
     "field",
     "fields",
+    "gen_abi_cpp",
     "init_property",
     "is_dataclass",
     "py_class",
