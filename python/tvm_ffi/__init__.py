@@ -73,7 +73,6 @@ if not _is_config_mode():
         structural,
         utils,  # noqa: F401 - public submodule tvm_ffi.utils (not in __all__, as upstream)
     )
-    from .dataclasses.py_class import method
     from ._dtype import (  # noqa: F401 - dtype literals, public but not in __all__
         bfloat16,
         bool,
@@ -118,6 +117,7 @@ if not _is_config_mode():
         device,
         from_dlpack,
     )
+    from .dataclasses.py_class import method
     from .error import register_error
     from .module import Module, load_module, system_lib
     from .registry import (

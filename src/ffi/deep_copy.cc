@@ -4,8 +4,8 @@
 // Containers (Array, List, Map, Dict) are rebuilt as new objects with recursively copied contents.
 // Reflected objects with a creator (or a frontend type's __ffi_new__) are rebuilt through it
 // and their field getters/setters. Everything else (POD values, Str, Bytes, BigInt, Shape,
-// Function, Error, OpaquePyObject, objects without a creator) is shared. A memo keyed by the source object makes
-// shared sub-objects copy once and lets cycles through mutable objects terminate.
+// Function, Error, OpaquePyObject, objects without a creator) is shared. A memo keyed by the source
+// object makes shared sub-objects copy once and lets cycles through mutable objects terminate.
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/dict.h>

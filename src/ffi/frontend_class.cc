@@ -68,7 +68,7 @@ TVMFFIFieldGetter GetterFor(int32_t static_type_index) {
       return &ReadField<DLDevice>;
     default:
       return static_type_index >= TypeIndex::kTVMFFIStaticObjectBegin ? &ReadField<ObjectRef>
-                                                                       : &ReadField<Any>;
+                                                                      : &ReadField<Any>;
   }
 }
 

@@ -164,8 +164,7 @@ void MakeObjectFromPackedArgs(PackedArgs args, Any* ret) {
 }  // namespace
 
 TVM_FFI_STATIC_INIT_BLOCK() {
-  reflection::GlobalDef()
-      .def_packed("ffi.MakeObjectFromPackedArgs", MakeObjectFromPackedArgs);
+  reflection::GlobalDef().def_packed("ffi.MakeObjectFromPackedArgs", MakeObjectFromPackedArgs);
 }
 
 }  // namespace ffi

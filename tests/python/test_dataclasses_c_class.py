@@ -340,5 +340,5 @@ def test_asdict_and_astuple_take_instances_only(func: Callable[[Any], Any]) -> N
 
 
 def test_replace_takes_instances_only() -> None:
-    with pytest.raises(TypeError, match="replace\\(\\) should be called on c_class"):
+    with pytest.raises(TypeError, match="replace\\(\\): expected a c_class or py_class instance"):
         replace(testing.TestIntPair, a=1)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+
 import tvm_ffi
 import tvm_ffi.cpp
 from tvm_ffi import core

@@ -1,13 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Dataclass-like FFI classes: ``@c_class`` (native types), ``@py_class`` (types defined in
-Python), fields and stdlib-like helpers."""
+"""Dataclass-like FFI classes: ``@c_class``, ``@py_class``, fields and stdlib-like helpers.
+
+``@c_class`` binds a natively defined type; ``@py_class`` defines a new one in Python.
+"""
 
 from ..core import Object
 from .c_class import c_class
-from .gen_abi_cpp import gen_abi_cpp
 from .field import KW_ONLY, MISSING, Field, field, init_property
+from .gen_abi_cpp import gen_abi_cpp
 from .helpers import asdict, astuple, fields, is_dataclass, replace
-from .py_class import method, py_class
+from .py_class import method as method  # public as tvm_ffi.method, as upstream
+from .py_class import py_class
 
 # Added by other modules of this package (one import line each):
 # enum.py: Enum, EnumAttrMap, EnumState, IntEnum, StrEnum, auto, entry

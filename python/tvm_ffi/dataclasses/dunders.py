@@ -33,7 +33,7 @@ def install_dunders(
     """Install the dataclass dunders on a registered class (see ``c_class`` for each option)."""
     info = core._type_cls_to_type_info(cls)
     if info is None:
-        raise TypeError(f"{cls.__qualname__} is not registered with an FFI type")
+        raise TypeError(f"install_dunders(): {cls.__qualname__} is not registered with an FFI type")
     if "__init__" not in cls.__dict__:
         _install_init(cls, info, init)
     if repr and "__repr__" not in cls.__dict__:

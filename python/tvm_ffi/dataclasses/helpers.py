@@ -107,7 +107,7 @@ def replace(obj: _T, /, **changes: Any) -> _T:
     """
     if isinstance(obj, type) or not is_dataclass(obj):
         raise TypeError(
-            f"replace() should be called on c_class / py_class instances, got {type(obj).__name__}"
+            f"replace(): expected a c_class or py_class instance, got {type(obj).__name__}"
         )
     replace_method: Callable[..., _T] = getattr(obj, "__replace__")  # noqa: B009 - untyped
     return replace_method(**changes)

@@ -17,8 +17,8 @@ from typing import Any, Callable, ClassVar, TypeVar, overload
 
 from .. import core
 from .dunders import install_dunders
-from .py_class_init import can_generate_init, make_py_class_init
 from .field import INIT_PROPERTY_FUNCS_ATTR, KW_ONLY, MISSING, Field, init_property, own_annotations
+from .py_class_init import can_generate_init, make_py_class_init
 
 _ClassT = TypeVar("_ClassT", bound=type)
 
@@ -72,8 +72,10 @@ def method(fn: Any) -> Any:
         For a ``classmethod`` or a value that is not callable.
     """
     if isinstance(fn, classmethod):
-        raise TypeError("method(): a classmethod cannot be registered (its first argument is "
-                        "the class, not the object); use a staticmethod or a plain method")
+        raise TypeError(
+            "method(): a classmethod cannot be registered (its first argument is "
+            "the class, not the object); use a staticmethod or a plain method"
+        )
     target = fn.__func__ if isinstance(fn, staticmethod) else fn
     if not callable(target):
         raise TypeError(f"method(): expected a function, got {type(fn).__name__}")
@@ -84,7 +86,7 @@ def method(fn: Any) -> Any:
 class _Options:
     """The decorator's options for one class (see ``py_class``)."""
 
-    def __init__(  # noqa: PLR0913 - one switch per dataclass option
+    def __init__(
         self, *, frozen: bool, init: bool, repr: bool, eq: bool, order: bool,
         unsafe_hash: bool, match_args: bool, kw_only: bool, structural_eq: str | None,
     ) -> None:  # fmt: skip
@@ -134,7 +136,7 @@ def py_class(
     structural_eq: str | None = "tree",
     slots: bool = True,
 ) -> Callable[[_ClassT], _ClassT]: ...
-def py_class(  # noqa: PLR0913 - one switch per dataclass option
+def py_class(
     cls_or_type_key: Any = None,
     /,
     *,
@@ -219,8 +221,10 @@ def py_class(  # noqa: PLR0913 - one switch per dataclass option
 
 
 def _caller_locals() -> dict[str, Any]:
-    """The local names where the decorated class is defined (a snapshot; the class body runs
-    in a function for classes defined inside one, whose annotations may name its locals)."""
+    """Return the local names where the decorated class is defined (a snapshot).
+
+    A class defined in a function may name that function's locals in its annotations.
+    """
     frame = sys._getframe(2)
     return {} if frame.f_locals is frame.f_globals else dict(frame.f_locals)
 
@@ -257,7 +261,7 @@ def _parent_type_info(cls: type) -> Any:
 
 
 def _declared_fields(cls: type, options: _Options) -> list[Field]:
-    """The Field of each annotated attribute of the body, in order (types resolved later)."""
+    """Return the Field of each annotated attribute of the body, in order (types come later)."""
     fields: list[Field] = []
     kw_only_rest = False
     init_property_funcs: dict[str, Callable[[Any], Any]] = {}
@@ -282,8 +286,10 @@ def _declared_fields(cls: type, options: _Options) -> list[Field]:
 
 
 def _field_of(cls: type, name: str) -> Field:
-    """The Field of one attribute: given by ``field()``, made from a plain default, or an
-    ``init_property``; the class attribute is removed so the field's property can go in."""
+    """Return the Field of one attribute: a ``field()``, a plain default or an init_property.
+
+    The class attribute is removed so that the field's property can go in.
+    """
     value = cls.__dict__.get(name, MISSING)
     if isinstance(value, Field):
         made = value
@@ -335,7 +341,7 @@ def _try_resolve(pending: _PendingClass) -> bool:
 
 
 def _resolve_annotations(pending: _PendingClass, names: list[str]) -> dict[str, Any]:
-    """The evaluated annotations of ``names`` (NameError for an undefined class)."""
+    """Return the evaluated annotations of ``names`` (NameError for an undefined class)."""
     cls = pending.cls
     raw = own_annotations(cls)
     holder = type(cls.__name__, (), {
@@ -363,9 +369,9 @@ def _finish(pending: _PendingClass) -> None:
                     order=options.order, unsafe_hash=options.unsafe_hash,
                     match_args=options.match_args)  # fmt: skip
     if user_init is not None:
-        setattr(cls, "__init__", _allocating_init(cls, info, user_init))
+        setattr(cls, "__init__", _allocating_init(cls, info, user_init))  # noqa: B010
     elif options.init and can_generate_init(info):
-        setattr(cls, "__init__", make_py_class_init(cls, info))
+        setattr(cls, "__init__", make_py_class_init(cls, info))  # noqa: B010
 
 
 def _collect_methods(cls: type, info: Any) -> list[tuple[str, Any, bool, None]]:
@@ -426,7 +432,7 @@ def _install_unresolved_guard(pending: _PendingClass) -> None:
     __init__.__ffi_unresolved_guard__ = True  # type: ignore[attr-defined]
     if user_init is not None:
         pending.cls.__ffi_user_init__ = user_init  # type: ignore[attr-defined]
-    setattr(cls, "__init__", __init__)
+    setattr(cls, "__init__", __init__)  # noqa: B010 - mypy refuses the assignment
 
 
 def _retry_pending() -> None:
@@ -439,7 +445,7 @@ def _retry_pending() -> None:
                 _PENDING.remove(pending)
                 user_init = pending.cls.__dict__.get("__ffi_user_init__")
                 if user_init is not None:
-                    setattr(pending.cls, "__init__", user_init)
+                    setattr(pending.cls, "__init__", user_init)  # noqa: B010
                     delattr(pending.cls, "__ffi_user_init__")
                 _finish(pending)
                 progress = True

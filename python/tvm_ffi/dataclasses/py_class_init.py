@@ -55,7 +55,7 @@ def make_py_class_init(cls: type, info: Any) -> Callable[..., None]:
         "_MISSING": core.MISSING, "_init": core._py_class_init, "_plan": plan,
         "_stored": stored, "_cls": cls,
     }  # fmt: skip
-    exec("\n".join(lines) + "\n", namespace)  # noqa: S102 - written from field names, as dataclasses
+    exec("\n".join(lines) + "\n", namespace)
     init: Callable[..., None] = namespace["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__module__ = cls.__module__
