@@ -184,6 +184,8 @@ cdef extern from "tvm/ffi/c_api.h":
     int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex) nogil
     const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index) nogil
     const TVMFFITypeAttrColumn* TVMFFIGetTypeAttrColumn(const TVMFFIByteArray* attr_name) nogil
+    int TVMFFITypeRegisterAttr(int32_t type_index, const TVMFFIByteArray* attr_name,
+                               const TVMFFIAny* attr_value) nogil
 
 
 cdef extern from "tvm/ffi/extra/c_env_api.h":

@@ -180,6 +180,23 @@ def _lookup_type_attr(int32_t type_index, attr_name, bint ancestor=False):
     return None
 
 
+def _register_type_attr(int32_t type_index, attr_name, value):
+    """Set the type attribute ``attr_name`` of a type to ``value`` (converted like an argument).
+
+    RuntimeError when the type already has a value for it.
+    """
+    cdef bytes key = exact_str(attr_name, "_register_type_attr", "attr_name").encode("utf-8")
+    cdef TVMFFIByteArray arr = bytes_view(key)
+    cdef TVMFFIAny cell
+    TVMFFIPySetNone(&cell)
+    convert_to_owned(value, &cell, NULL)
+    try:
+        CHECK_CALL(TVMFFITypeRegisterAttr(type_index, &arr, &cell))
+    finally:
+        if cell.type_index >= kTVMFFIStaticObjectBegin and cell.v_obj != NULL:
+            TVMFFIObjectDecRef(<TVMFFIObjectHandle>cell.v_obj)
+
+
 cdef object build_type_info(const TVMFFITypeInfo* info):
     ancestors = [info.type_ancestors[d].type_index for d in range(info.type_depth)]
     parent = _type_index_to_type_info(ancestors[-1]) if ancestors else None
