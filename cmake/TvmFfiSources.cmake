@@ -25,6 +25,7 @@ set(TVM_FFI_RUNTIME_SOURCES
   src/ffi/env_tensor_alloc.cc
   src/ffi/error.cc
   src/ffi/ffi_init.cc
+  src/ffi/frontend_class.cc
   src/ffi/function.cc
   src/ffi/init_once.cc
   src/ffi/json_parser.cc

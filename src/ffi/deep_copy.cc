@@ -2,9 +2,9 @@
 // deep_copy.cc: the ffi.DeepCopy global.
 //
 // Containers (Array, List, Map, Dict) are rebuilt as new objects with recursively copied contents.
-// Reflected objects whose type metadata has a creator are rebuilt through the creator and their
-// field getters/setters. Everything else (POD values, Str, Bytes, BigInt, Shape, Function, Error,
-// OpaquePyObject, objects without a creator) is shared. A memo keyed by the source object makes
+// Reflected objects with a creator (or a frontend type's __ffi_new__) are rebuilt through it
+// and their field getters/setters. Everything else (POD values, Str, Bytes, BigInt, Shape,
+// Function, Error, OpaquePyObject, objects without a creator) is shared. A memo keyed by the source object makes
 // shared sub-objects copy once and lets cycles through mutable objects terminate.
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
@@ -15,6 +15,7 @@
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/reflection/accessor.h>
+#include <tvm/ffi/reflection/creator.h>
 #include <tvm/ffi/reflection/registry.h>
 
 #include <unordered_map>
@@ -121,13 +122,8 @@ class DeepCopier {
 
   Any CopyReflected(const ObjectRef& obj, const Any& value) {
     const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(obj->type_index());
-    if (info == nullptr || info->metadata == nullptr || info->metadata->creator == nullptr) {
-      return value;
-    }
-    TVMFFIObjectHandle handle = nullptr;
-    TVM_FFI_CHECK_SAFE_CALL(info->metadata->creator(&handle));
-    ObjectRef result = details::ObjectUnsafe::ObjectRefFromObjectPtr<ObjectRef>(
-        details::ObjectUnsafe::ObjectPtrFromOwned<Object>(handle));
+    if (info == nullptr || !reflection::HasCreator(info)) return value;
+    ObjectRef result = reflection::CreateEmptyObject(info);
     memo_.emplace(obj.get(), result);
     reflection::ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* field) {
       if (field->getter == nullptr || field->setter == nullptr) return;

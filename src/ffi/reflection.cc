@@ -10,8 +10,6 @@
 //     ValueError; a type without a creator raises RuntimeError.
 //     The older positional form (type_key, *field_values), one value per field in field order,
 //     is still accepted when the arguments are not name/value pairs naming fields.
-//   ffi.MakeFieldGetter(type_key, field) -> Function(obj) -> Any
-//   ffi.MakeFieldSetter(type_key, field) -> Function(obj, value) -> None
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/reflection/accessor.h>
@@ -167,17 +165,7 @@ void MakeObjectFromPackedArgs(PackedArgs args, Any* ret) {
 
 TVM_FFI_STATIC_INIT_BLOCK() {
   reflection::GlobalDef()
-      .def_packed("ffi.MakeObjectFromPackedArgs", MakeObjectFromPackedArgs)
-      .def("ffi.MakeFieldGetter",
-           [](const String& type_key, const String& name) {
-             reflection::FieldGetter getter(type_key.view(), name.view());
-             return Function::FromTyped([getter](const ObjectRef& obj) { return getter(obj); });
-           })
-      .def("ffi.MakeFieldSetter", [](const String& type_key, const String& name) {
-        reflection::FieldSetter setter(type_key.view(), name.view());
-        return Function::FromTyped(
-            [setter](const ObjectRef& obj, AnyView value) { setter(obj, value); });
-      });
+      .def_packed("ffi.MakeObjectFromPackedArgs", MakeObjectFromPackedArgs);
 }
 
 }  // namespace ffi

@@ -353,17 +353,4 @@ TEST(MakeObjectFromPackedArgs, RejectsWrongArityAndMissingCreator) {
   EXPECT_EQ(mismatch.message(), "Cannot convert from type `const char*` to `int`");
 }
 
-TEST(MakeFieldAccessors, GetAndSet) {
-  Any obj = Function::GetGlobalRequired("ffi.MakeObjectFromPackedArgs")("testing.TestObjectBase", 1,
-                                                                        2.0, "s");
-  Function get =
-      Function::GetGlobalRequired("ffi.MakeFieldGetter")("testing.TestObjectBase", "v_str")
-          .cast<Function>();
-  Function set =
-      Function::GetGlobalRequired("ffi.MakeFieldSetter")("testing.TestObjectBase", "v_str")
-          .cast<Function>();
-  set(obj, "t");
-  EXPECT_EQ(get(obj).cast<String>(), "t");
-}
-
 }  // namespace tvm_ffi_reflection_test

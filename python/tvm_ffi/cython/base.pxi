@@ -157,6 +157,15 @@ cdef extern from "tvm/ffi/c_api.h":
         kTVMFFIFieldFlagBitMaskHasDefault
         kTVMFFIFieldFlagBitMaskIsStaticMethod
         kTVMFFIFieldFlagBitSetterIsFunctionObj
+        kTVMFFIFieldFlagBitMaskSEqHashIgnore
+        kTVMFFIFieldFlagBitMaskSEqHashDefRecursive
+        kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive
+        kTVMFFIFieldFlagBitMaskDefaultFromFactory
+        kTVMFFIFieldFlagBitMaskReprOff
+        kTVMFFIFieldFlagBitMaskCompareOff
+        kTVMFFIFieldFlagBitMaskHashOff
+        kTVMFFIFieldFlagBitMaskInitOff
+        kTVMFFIFieldFlagBitMaskKwOnly
 
     int TVMFFIObjectIncRef(TVMFFIObjectHandle obj) nogil
     int TVMFFIObjectDecRef(TVMFFIObjectHandle obj) nogil
@@ -184,6 +193,13 @@ cdef extern from "tvm/ffi/c_api.h":
     int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex) nogil
     const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index) nogil
     const TVMFFITypeAttrColumn* TVMFFIGetTypeAttrColumn(const TVMFFIByteArray* attr_name) nogil
+    int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key, int32_t static_type_index,
+                                      int32_t type_depth, int32_t num_child_slots,
+                                      int32_t child_slots_can_overflow,
+                                      int32_t parent_type_index) nogil
+    int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info) nogil
+    int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info) nogil
+    int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* metadata) nogil
     int TVMFFITypeRegisterAttr(int32_t type_index, const TVMFFIByteArray* attr_name,
                                const TVMFFIAny* attr_value) nogil
 

@@ -249,6 +249,14 @@ def _register_object_class(int32_t type_index, cls):
     attach_type_info(type_index, cls)
 
 
+cdef forget_object_class(int32_t type_index):
+    """Undoes _register_object_class (for a class whose registration was rolled back)."""
+    global _CLS_BY_INDEX
+    set_at_index(_TYPE_INDEX_TO_CLS, type_index, None)
+    _MATERIALIZED_CLS.pop(type_index, None)
+    _CLS_BY_INDEX = []
+
+
 cdef int check_class_replaceable(int32_t type_index, cls) except -1:
     """Raises ValueError when wrappers of ``type_index`` were made with a registered class
     smaller than ``cls``: a type cannot move to a larger wrapper once instances exist."""

@@ -8,15 +8,15 @@ _register_object_class(kTVMFFIFunction, Function)
 _register_object_class(kTVMFFIOpaquePyObject, OpaquePyObject)
 _register_object_class(kTVMFFITensor, Tensor)
 Object.register(OpaquePyObject)
+# Before any type with reflected fields is bound: their records read MISSING.
+MISSING = wrap_sentinel(_MissingObject, _get_builtin_func("ffi.GetInvalidObject"))
+KWARGS = wrap_sentinel(_KwargsObject, _get_builtin_func("ffi.GetKwargsObject"))
 # Classes bound to a type without being the class of its objects' wrappers.
 attach_type_info(kTVMFFIStr, String)
 attach_type_info(kTVMFFIBytes, Bytes)
 attach_type_info(kTVMFFIShape, Shape)
 attach_type_info(kTVMFFIDataType, DataType)
 attach_type_info(kTVMFFIDevice, Device)
-
-MISSING = wrap_sentinel(_MissingObject, _get_builtin_func("ffi.GetInvalidObject"))
-KWARGS = wrap_sentinel(_KwargsObject, _get_builtin_func("ffi.GetKwargsObject"))
 
 TVMFFIPyRegisterFrontendHooks()
 atexit.register(_stop_native_entries_at_exit)

@@ -9,9 +9,12 @@ class TypeField:
     """A reflected field: where it lives in the object and how to read and write it."""
 
     __slots__ = ("name", "doc", "size", "alignment", "offset", "field_static_type_index",
-                 "flags", "frozen", "metadata", "getter", "setter", "ty")
+                 "flags", "frozen", "metadata", "getter", "setter", "ty",
+                 "c_init", "c_kw_only", "c_has_default", "c_default", "c_default_factory",
+                 "c_repr", "c_compare", "c_hash", "c_structural_eq", "dataclass_field")
 
     def __init__(self, **kwargs):
+        self.dataclass_field = None
         for key, value in kwargs.items():
             setattr(self, key, value)
 
@@ -76,6 +79,16 @@ class TypeInfo:
     def total_size(self):
         """sizeof the C++ object as registered in the type's metadata (0 when unknown)."""
         return self._total_size
+
+    def _register_fields(self, fields, structure_kind=None):
+        """Registers the natively laid-out fields of a Python-defined type (once)."""
+        if self.fields is not None:
+            raise RuntimeError(f"_register_fields already called for {self.type_key!r}")
+        return _register_fields(self, fields, structure_kind)
+
+    def _register_py_methods(self, py_methods=None, type_attr_names=frozenset()):
+        """Registers methods and type attributes of a Python-defined type."""
+        _register_py_methods(self, py_methods, type_attr_names)
 
     def __repr__(self):
         return f"TypeInfo(type_key={self.type_key!r}, type_index={self.type_index})"
@@ -180,23 +193,6 @@ def _lookup_type_attr(int32_t type_index, attr_name, bint ancestor=False):
     return None
 
 
-def _register_type_attr(int32_t type_index, attr_name, value):
-    """Set the type attribute ``attr_name`` of a type to ``value`` (converted like an argument).
-
-    RuntimeError when the type already has a value for it.
-    """
-    cdef bytes key = exact_str(attr_name, "_register_type_attr", "attr_name").encode("utf-8")
-    cdef TVMFFIByteArray arr = bytes_view(key)
-    cdef TVMFFIAny cell
-    TVMFFIPySetNone(&cell)
-    convert_to_owned(value, &cell, NULL)
-    try:
-        CHECK_CALL(TVMFFITypeRegisterAttr(type_index, &arr, &cell))
-    finally:
-        if cell.type_index >= kTVMFFIStaticObjectBegin and cell.v_obj != NULL:
-            TVMFFIObjectDecRef(<TVMFFIObjectHandle>cell.v_obj)
-
-
 cdef object build_type_info(const TVMFFITypeInfo* info):
     ancestors = [info.type_ancestors[d].type_index for d in range(info.type_depth)]
     parent = _type_index_to_type_info(ancestors[-1]) if ancestors else None
@@ -219,13 +215,46 @@ cdef object parse_metadata(TVMFFIByteArray text):
 
 cdef object build_field(const TVMFFIFieldInfo* field):
     metadata = parse_metadata(field.metadata)
-    return TypeField(
+    result = TypeField(
         name=byte_array_to_str(field.name), doc=byte_array_to_str(field.doc),
         size=field.size, alignment=field.alignment, offset=field.offset,
         field_static_type_index=field.field_static_type_index, flags=field.flags,
         frozen=(field.flags & kTVMFFIFieldFlagBitMaskWritable) == 0,
         metadata=metadata, ty=metadata_type_schema(metadata),
         getter=<uint64_t><void*>field.getter, setter=<uint64_t>field.setter)
+    set_field_traits(result, field)
+    return result
+
+
+cdef set_field_traits(object result, const TVMFFIFieldInfo* field):
+    """The dataclass traits of a field (``c_init``, ``c_default``, ...) from its flags."""
+    cdef int64_t flags = field.flags
+    cdef TVMFFIAny owned
+    result.c_init = (flags & kTVMFFIFieldFlagBitMaskInitOff) == 0
+    result.c_kw_only = (flags & kTVMFFIFieldFlagBitMaskKwOnly) != 0
+    result.c_repr = (flags & kTVMFFIFieldFlagBitMaskReprOff) == 0
+    result.c_compare = (flags & kTVMFFIFieldFlagBitMaskCompareOff) == 0
+    result.c_hash = (flags & kTVMFFIFieldFlagBitMaskHashOff) == 0
+    result.c_structural_eq = field_structural_eq(flags)
+    result.c_has_default = (flags & kTVMFFIFieldFlagBitMaskHasDefault) != 0
+    result.c_default = MISSING
+    result.c_default_factory = MISSING
+    if result.c_has_default:
+        CHECK_CALL(TVMFFIAnyViewToOwnedAny(&field.default_value_or_factory, &owned))
+        if flags & kTVMFFIFieldFlagBitMaskDefaultFromFactory:
+            result.c_default_factory = make_result(&owned)
+        else:
+            result.c_default = make_result(&owned)
+
+
+cdef object field_structural_eq(int64_t flags):
+    if flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore:
+        return "ignore"
+    if flags & kTVMFFIFieldFlagBitMaskSEqHashDefRecursive:
+        return "def-pattern"
+    if flags & kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive:
+        return "def-simple"
+    return None
 
 
 cdef object metadata_type_schema(object metadata):
