@@ -91,7 +91,8 @@ def take_declarations(cls: type, value_type: type | None) -> list[tuple[str, Dec
     """Remove the member declarations from a class body and return them, in order.
 
     Bare ``name: ClassVar[...]`` annotations come first, then the assignments in body order;
-    with a ``value_type`` (int or str), a plain value of the body is a member too.
+    with a ``value_type`` (int or str), a plain value of the body is a member too, unless its
+    name is annotated (a field default or a ``ClassVar``).
     """
     annotations = get_annotations(cls)
     found = [
@@ -99,10 +100,12 @@ def take_declarations(cls: type, value_type: type | None) -> list[tuple[str, Dec
         for name, annotation in annotations.items()
         if _is_class_var(annotation) and not name.startswith("_") and name not in cls.__dict__
     ]
-    fields = {name for name, annotation in annotations.items() if not _is_class_var(annotation)}
     for name, value in list(cls.__dict__.items()):
-        if name.startswith("_") or name in fields:
+        if name.startswith("_"):
             continue
+        declared = isinstance(value, Declaration) and _is_class_var(annotations.get(name))
+        if name in annotations and not declared:
+            continue  # a field's default or a class constant
         if isinstance(value, Declaration):
             found.append((name, value))
         elif value_type is not None and not _is_behaviour(value):
@@ -177,15 +180,44 @@ def _indexes_of(
 
 def _make_member(owner: str, alias: str, type_index: int, declaration: Declaration) -> Any:
     """Make a native object of the enum type with the declaration's fields set."""
-    if declaration.args:
-        raise TypeError(f"{owner}.{alias}: enum member fields are given by name, not position")
     make = core._lookup_type_attr(type_index, "__ffi_new__")
     if make is None:
         raise TypeError(f"{owner}: the native enum type has no __ffi_new__ to make members with")
+    values = _field_values(owner, alias, type_index, declaration)
     member = make()
-    fields = {name: value for name, value in declaration.fields.items() if name != "value"}
-    _fill(owner, alias, type_index, member, fields)
+    _fill(owner, alias, type_index, member, values)
     return member
+
+
+def _field_values(
+    owner: str, alias: str, type_index: int, declaration: Declaration
+) -> dict[str, Any]:
+    """Return the values of the type's own fields: by position, by name, or the default."""
+    own: list[Any] = core._type_index_to_type_info(type_index).fields
+    names = [field.name for field in own]
+    if len(declaration.args) > len(names):
+        raise TypeError(
+            f"{owner}.{alias}: {owner} members take {len(names)} positional field value(s), "
+            f"got {len(declaration.args)}"
+        )
+    values = dict(zip(names, declaration.args))
+    for name, value in declaration.fields.items():
+        if name in ("_int_index", "_str_index"):
+            raise TypeError(f"{owner}.{alias}: {name} is inferred, not given")
+        if name in values:
+            raise TypeError(f"{owner}.{alias}: field {name!r} is given twice")
+        if name != "value":
+            values[name] = value
+    for field in own:
+        if field.name in values:
+            continue
+        if field.c_default_factory is not core.MISSING:
+            values[field.name] = field.c_default_factory()
+        elif field.c_default is not core.MISSING:
+            values[field.name] = field.c_default
+        else:
+            raise TypeError(f"{owner}.{alias}: no value for field {field.name!r}")
+    return values
 
 
 def _fill(owner: str, alias: str, type_index: int, member: Any, values: dict[str, Any]) -> None:
@@ -208,6 +240,11 @@ def _fields_by_name(type_index: int) -> dict[str, Any]:
             fields.setdefault(field.name, field)
         info = info.parent_type_info
     return fields
+
+
+def member_field_names(cls: type) -> list[str]:
+    """Return the annotated, not ``ClassVar``, attributes of a body (per-member fields)."""
+    return [name for name, note in get_annotations(cls).items() if not _is_class_var(note)]
 
 
 def _is_class_var(annotation: object) -> bool:

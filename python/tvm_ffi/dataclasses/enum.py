@@ -19,6 +19,7 @@ from typing_extensions import get_annotations
 from .. import core, registry
 from ..container import Dict
 from ..core import Object
+from ._enum_py_type import define_enum_type
 from ._enum_registry import (
     ENUM_STATE_ATTR,
     Declaration,
@@ -27,6 +28,7 @@ from ._enum_registry import (
     check_index,
     ensure_state,
     find_state,
+    member_field_names,
     take_declarations,
 )
 
@@ -138,8 +140,9 @@ class Enum(Object, metaclass=_EnumMeta):
     """Base of FFI enum classes; members are native singletons.
 
     Subclass with ``class Color(Enum, type_key="my.Color")``: an existing native type key
-    (a C++ enum class) binds the class to it; the body's declarations bind to the native
-    members of the same name, or register new ones.
+    (a C++ enum class) binds the class to it, a new one defines a native type whose fields are
+    the body's annotated attributes (read-only, one value per member). The body's declarations
+    bind to the registered members of the same index, or register new ones.
 
     Examples
     --------
@@ -162,15 +165,20 @@ class Enum(Object, metaclass=_EnumMeta):
         declarations = take_declarations(cls, value_type)
         type_index = core._object_type_key_to_index(type_key)
         if type_index is None:
-            raise TypeError(
-                f"{cls.__name__}: type key {type_key!r} is not a registered native type "
-                "(Python-defined enums need tvm_ffi.dataclasses.py_class)"
-            )
-        bound = add_members(cls.__name__, type_index, declarations, value_type)
-        registry.register_object(type_key)(cls)
+            type_index = define_enum_type(cls, type_key, member_field_names(cls))
+            bound = add_members(cls.__name__, type_index, declarations, value_type)
+        else:
+            bound = add_members(cls.__name__, type_index, declarations, value_type)
+            registry.register_object(type_key)(cls)
         state = ensure_state(type_index)
         for alias, key in bound:
             setattr(cls, alias, state.indexes[key])
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        name = type(self).__name__
+        raise TypeError(
+            f"{name} members are its declared singletons; look one up with {name}(index)"
+        )
 
     @property
     def name(self) -> str:
