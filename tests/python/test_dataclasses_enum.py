@@ -108,16 +108,18 @@ def test_call_unknown_index_is_value_error() -> None:
 
 
 def test_index_out_of_int64_is_overflow_error() -> None:
-    with pytest.raises(OverflowError, match="does not fit in int64"):
+    with pytest.raises(OverflowError, match=r"get\(\): enum index out of range; expected an int64"):
         Level.get(1 << 63)
-    with pytest.raises(OverflowError, match="does not fit in int64"):
+    with pytest.raises(OverflowError, match=f"expected an int64, got {-(1 << 63) - 1}"):
         Level(-(1 << 63) - 1)
 
 
 def test_index_of_another_type_is_type_error() -> None:
-    with pytest.raises(TypeError, match="an enum index is an int or a str, not float"):
+    with pytest.raises(
+        TypeError, match=r"_TestCxxIntEnum\.get\(\): expected an int or str enum index, got float"
+    ):
         Level.get(1.5)  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="not NoneType"):
+    with pytest.raises(TypeError, match="got NoneType"):
         Level(None)
 
 
@@ -235,15 +237,21 @@ def test_def_attr_default() -> None:
 
 def test_attr_without_value_or_default_is_key_error() -> None:
     missing = Level.def_attr("test_missing")
-    with pytest.raises(KeyError, match="has no value for enum attribute 'test_missing'"):
+    with pytest.raises(
+        KeyError, match="has no value for 'test_missing' and the map has no default"
+    ):
         missing[Level.low]
 
 
 def test_attr_of_a_non_member_is_type_error() -> None:
     notes = Level.def_attr("test_note")
-    with pytest.raises(TypeError, match="attribute of _TestCxxIntEnum members, not of"):
+    with pytest.raises(
+        TypeError,
+        match=r"__setitem__\(\): 'test_note' is an attribute of enum members; "
+        "expected a _TestCxxIntEnum, got _TestCxxStrEnum",
+    ):
         notes[Op.add] = 1
-    with pytest.raises(TypeError, match="not of int"):
+    with pytest.raises(TypeError, match=r"__getitem__\(\): .* got int"):
         notes[10]
 
 
@@ -308,31 +316,39 @@ def test_entry_repr() -> None:
 
 
 def test_int_enum_member_needs_an_int() -> None:
-    with pytest.raises(TypeError, match=r"Bad\.x: an IntEnum member needs an int value"):
+    with pytest.raises(
+        TypeError, match=r"Bad\.__init_subclass__\(\): member 'x' of an IntEnum needs an int value"
+    ):
 
         class Bad(IntEnum, type_key="testing.TestCxxIntEnum"):
             x = auto()
 
-    with pytest.raises(TypeError, match=r"Bad\.y: the value must be int, not bool"):
+    with pytest.raises(
+        TypeError, match="member 'y' has a value of the wrong type; expected int, got bool"
+    ):
 
         class Bad(IntEnum, type_key="testing.TestCxxIntEnum"):  # type: ignore[no-redef]
             y = True
 
-    with pytest.raises(TypeError, match=r"Bad\.z: the value must be int, not str"):
+    with pytest.raises(
+        TypeError, match="member 'z' has a value of the wrong type; expected int, got str"
+    ):
 
         class Bad(IntEnum, type_key="testing.TestCxxIntEnum"):  # type: ignore[no-redef]
             z = entry(value="3")
 
 
 def test_int_enum_value_out_of_int64() -> None:
-    with pytest.raises(OverflowError, match="does not fit in int64"):
+    with pytest.raises(OverflowError, match="enum index out of range"):
 
         class Bad(IntEnum, type_key="testing.TestCxxIntEnum"):
             huge = 1 << 64
 
 
 def test_str_enum_member_needs_a_str() -> None:
-    with pytest.raises(TypeError, match=r"Bad\.x: the value must be str, not int"):
+    with pytest.raises(
+        TypeError, match="member 'x' has a value of the wrong type; expected str, got int"
+    ):
 
         class Bad(StrEnum, type_key="testing.TestCxxStrEnum"):
             x = 3
@@ -351,7 +367,9 @@ def test_value_cannot_be_declared() -> None:
 
 
 def test_taken_index_is_value_error_and_registers_nothing() -> None:
-    with pytest.raises(ValueError, match=r"Bad\.low: enum index 30 or 'low' is already taken"):
+    with pytest.raises(
+        ValueError, match="member 'low' takes an enum index already in use; got 30 and 'low'"
+    ):
 
         class Bad(IntEnum, type_key="testing.TestCxxIntEnum"):
             fresh = 40
@@ -362,14 +380,20 @@ def test_taken_index_is_value_error_and_registers_nothing() -> None:
 
 
 def test_more_positional_values_than_fields_is_type_error() -> None:
-    with pytest.raises(TypeError, match="Bad members take 0 positional field value"):
+    with pytest.raises(
+        TypeError,
+        match="member 'fresh' has too many positional field values; expected at most 0, got 1",
+    ):
 
         class Bad(IntEnum, type_key="testing.TestCxxIntEnum"):
             fresh = entry(1, value=41)
 
 
 def test_unknown_member_field_is_type_error() -> None:
-    with pytest.raises(TypeError, match=r"Bad\.fresh: Bad has no field 'colour'"):
+    with pytest.raises(
+        TypeError,
+        match=r"member 'fresh' gives an unknown field; expected one of \[.*\], got 'colour'",
+    ):
 
         class Bad(IntEnum, type_key="testing.TestCxxIntEnum"):
             fresh = entry(value=41, colour="red")
@@ -447,10 +471,10 @@ def test_python_enum_fields_are_read_only() -> None:
 
 
 def test_python_enum_cannot_be_constructed() -> None:
-    with pytest.raises(TypeError, match=r"look one up with Color\(index\)"):
+    with pytest.raises(TypeError, match=r"Color\(\): enum members are the declared singletons; "):
         Color()
-    with pytest.raises(TypeError, match="Color members are its declared singletons"):
-        Color("#f00", 1)
+    with pytest.raises(TypeError, match="got 2 positional and 1 keyword argument"):
+        Color("#f00", 1, weight=2)
 
 
 def test_python_int_enum() -> None:
@@ -506,7 +530,9 @@ def test_python_enum_redeclared_binds_to_the_members() -> None:
 
 
 def test_python_enum_missing_field_value_is_type_error() -> None:
-    with pytest.raises(TypeError, match=r"Shade\.dark: no value for field 'level'"):
+    with pytest.raises(
+        TypeError, match="member 'dark' has no value for field 'level' \\(no default\\)"
+    ):
 
         class Shade(Enum, type_key="test_enum.ShadeMissing"):
             level: int
@@ -514,7 +540,7 @@ def test_python_enum_missing_field_value_is_type_error() -> None:
 
 
 def test_python_enum_field_given_twice_is_type_error() -> None:
-    with pytest.raises(TypeError, match=r"Shade\.dark: field 'level' is given twice"):
+    with pytest.raises(TypeError, match="member 'dark' gives field 'level' twice"):
 
         class Shade(Enum, type_key="test_enum.ShadeTwice"):
             level: int
@@ -522,14 +548,14 @@ def test_python_enum_field_given_twice_is_type_error() -> None:
 
 
 def test_python_enum_index_cannot_be_given() -> None:
-    with pytest.raises(TypeError, match=r"Shade\.dark: _int_index is inferred, not given"):
+    with pytest.raises(TypeError, match="member 'dark' gives _int_index, which is inferred"):
 
         class Shade(Enum, type_key="test_enum.ShadeIndex"):
             dark = entry(_int_index=4)
 
 
 def test_python_enum_field_value_of_wrong_type_is_type_error() -> None:
-    with pytest.raises(TypeError, match=r"Shade\.dark: field 'level'"):
+    with pytest.raises(TypeError, match="member 'dark', field 'level': "):
 
         class Shade(Enum, type_key="test_enum.ShadeWrongType"):
             level: int
@@ -537,7 +563,9 @@ def test_python_enum_field_value_of_wrong_type_is_type_error() -> None:
 
 
 def test_python_enum_field_without_ffi_type_is_type_error() -> None:
-    with pytest.raises(TypeError, match=r"Shade\.level"):
+    with pytest.raises(
+        TypeError, match=r"Shade\.__init_subclass__\(\): field 'level' has no FFI type"
+    ):
 
         class Shade(Enum, type_key="test_enum.ShadeNoType"):
             level: set[int]

@@ -44,9 +44,10 @@ def define_enum_type(cls: type, type_key: str, field_names: list[str]) -> int:
     Returns the new type index. The body's values of the fields are taken as defaults and
     replaced by read-only properties.
     """
-    parent = _parent_type_info(cls)
+    api = f"{cls.__name__}.__init_subclass__"
+    parent = _parent_type_info(api, cls)
     defaults = {name: cls.__dict__.get(name, core.MISSING) for name in field_names}
-    schemas = _field_schemas(cls, field_names)
+    schemas = _field_schemas(api, cls, field_names)
     fields = [_MemberField(name, defaults[name], schemas[name]) for name in field_names]
     info: Any = core._register_py_class(parent, type_key, cls)
     try:
@@ -59,15 +60,15 @@ def define_enum_type(cls: type, type_key: str, field_names: list[str]) -> int:
     return int(info.type_index)
 
 
-def _parent_type_info(cls: type) -> core.TypeInfo:
+def _parent_type_info(api: str, cls: type) -> core.TypeInfo:
     for base in cls.__mro__[1:]:
         info = core._type_cls_to_type_info(base)
         if info is not None:
             return info
-    raise TypeError(f"{cls.__name__} does not derive from a registered enum class")
+    raise TypeError(f"{api}(): the class does not derive from a registered enum class")
 
 
-def _field_schemas(cls: type, names: list[str]) -> dict[str, core.TypeSchema]:
+def _field_schemas(api: str, cls: type, names: list[str]) -> dict[str, core.TypeSchema]:
     """Return the TypeSchema of each field annotation (strings: evaluated in the module)."""
     raw = get_annotations(cls)
     holder = type(cls.__name__, (), {"__annotations__": {name: raw[name] for name in names}})
@@ -79,5 +80,5 @@ def _field_schemas(cls: type, names: list[str]) -> dict[str, core.TypeSchema]:
         try:
             schemas[name] = core.TypeSchema.from_annotation(hints[name])
         except TypeError as err:
-            raise TypeError(f"{cls.__name__}.{name}: {err}") from None
+            raise TypeError(f"{api}(): field {name!r} has no FFI type: {err}") from None
     return schemas

@@ -58,17 +58,17 @@ class Declaration:
         return f"entry({', '.join(parts)})"
 
 
-def check_index(index: object) -> int | str:
+def check_index(api: str, index: object) -> int | str:
     """Return ``index`` as an enum index: an int in int64 (bool counts as int) or a str."""
     if isinstance(index, bool):
         return int(index)
     if isinstance(index, int):
         if not _INT64_MIN <= index <= _INT64_MAX:
-            raise OverflowError(f"enum index {index} does not fit in int64")
+            raise OverflowError(f"{api}(): enum index out of range; expected an int64, got {index}")
         return index
     if isinstance(index, str):
         return index
-    raise TypeError(f"an enum index is an int or a str, not {type(index).__name__}")
+    raise TypeError(f"{api}(): expected an int or str enum index, got {type(index).__name__}")
 
 
 def find_state(type_index: int) -> EnumState | None:
@@ -117,7 +117,7 @@ def take_declarations(cls: type, value_type: type | None) -> list[tuple[str, Dec
 
 
 def add_members(
-    owner: str,
+    api: str,
     type_index: int,
     declarations: list[tuple[str, Declaration]],
     value_type: type | None,
@@ -125,7 +125,7 @@ def add_members(
     """Register the members a class body declares; return each alias with its lookup index.
 
     A declaration naming a registered member binds to it. Nothing is registered when any
-    declaration is invalid.
+    declaration is invalid; ``api`` names the class definition in errors.
     """
     state = find_state(type_index)
     registered = {} if state is None else dict(state.indexes.items())
@@ -133,17 +133,18 @@ def add_members(
     made: list[Any] = []
     bound: list[tuple[str, int | str]] = []
     for alias, declaration in declarations:
-        int_index, str_index = _indexes_of(owner, alias, declaration, value_type)
+        int_index, str_index = _indexes_of(api, alias, declaration, value_type)
         key: int | str = int_index if value_type is int and int_index is not None else str_index
         if key not in registered:
             int_index = ordinal if int_index is None else int_index
             if int_index in registered or str_index in registered:
                 raise ValueError(
-                    f"{owner}.{alias}: enum index {int_index} or {str_index!r} is already taken"
+                    f"{api}(): member {alias!r} takes an enum index already in use; "
+                    f"got {int_index} and {str_index!r}"
                 )
-            member = _make_member(owner, alias, type_index, declaration)
+            member = _make_member(api, alias, type_index, declaration)
             indexes = {"_int_index": int_index, "_str_index": str_index}
-            _fill(owner, alias, type_index, member, indexes)
+            _fill(api, alias, type_index, member, indexes)
             made.append(member)
             registered[int_index] = registered[str_index] = member
             ordinal += 1
@@ -161,51 +162,52 @@ def _register(state: EnumState, members: list[Any]) -> None:
 
 
 def _indexes_of(
-    owner: str, alias: str, declaration: Declaration, value_type: type | None
+    api: str, alias: str, declaration: Declaration, value_type: type | None
 ) -> tuple[int | None, str]:
     """Return the (integer, string) indexes a declaration names; integer None: the next free."""
     if value_type is None or (value_type is str and "value" not in declaration.fields):
         return None, alias
     if "value" not in declaration.fields:
-        raise TypeError(f"{owner}.{alias}: an IntEnum member needs an int value")
+        raise TypeError(f"{api}(): member {alias!r} of an IntEnum needs an int value")
     value = declaration.fields["value"]
     if type(value) is not value_type:
         raise TypeError(
-            f"{owner}.{alias}: the value must be {value_type.__name__}, not {type(value).__name__}"
+            f"{api}(): member {alias!r} has a value of the wrong type; "
+            f"expected {value_type.__name__}, got {type(value).__name__}"
         )
     if isinstance(value, str):
         return None, value
-    return int(check_index(value)), alias
+    return int(check_index(api, value)), alias
 
 
-def _make_member(owner: str, alias: str, type_index: int, declaration: Declaration) -> Any:
+def _make_member(api: str, alias: str, type_index: int, declaration: Declaration) -> Any:
     """Make a native object of the enum type with the declaration's fields set."""
     make = core._lookup_type_attr(type_index, "__ffi_new__")
     if make is None:
-        raise TypeError(f"{owner}: the native enum type has no __ffi_new__ to make members with")
-    values = _field_values(owner, alias, type_index, declaration)
+        raise TypeError(f"{api}(): the native enum type has no __ffi_new__ to make members with")
+    values = _field_values(api, alias, type_index, declaration)
     member = make()
-    _fill(owner, alias, type_index, member, values)
+    _fill(api, alias, type_index, member, values)
     return member
 
 
 def _field_values(
-    owner: str, alias: str, type_index: int, declaration: Declaration
+    api: str, alias: str, type_index: int, declaration: Declaration
 ) -> dict[str, Any]:
     """Return the values of the type's own fields: by position, by name, or the default."""
     own: list[Any] = core._type_index_to_type_info(type_index).fields
     names = [field.name for field in own]
     if len(declaration.args) > len(names):
         raise TypeError(
-            f"{owner}.{alias}: {owner} members take {len(names)} positional field value(s), "
-            f"got {len(declaration.args)}"
+            f"{api}(): member {alias!r} has too many positional field values; "
+            f"expected at most {len(names)}, got {len(declaration.args)}"
         )
     values = dict(zip(names, declaration.args))
     for name, value in declaration.fields.items():
         if name in ("_int_index", "_str_index"):
-            raise TypeError(f"{owner}.{alias}: {name} is inferred, not given")
+            raise TypeError(f"{api}(): member {alias!r} gives {name}, which is inferred")
         if name in values:
-            raise TypeError(f"{owner}.{alias}: field {name!r} is given twice")
+            raise TypeError(f"{api}(): member {alias!r} gives field {name!r} twice")
         if name != "value":
             values[name] = value
     for field in own:
@@ -216,20 +218,25 @@ def _field_values(
         elif field.c_default is not core.MISSING:
             values[field.name] = field.c_default
         else:
-            raise TypeError(f"{owner}.{alias}: no value for field {field.name!r}")
+            raise TypeError(
+                f"{api}(): member {alias!r} has no value for field {field.name!r} (no default)"
+            )
     return values
 
 
-def _fill(owner: str, alias: str, type_index: int, member: Any, values: dict[str, Any]) -> None:
+def _fill(api: str, alias: str, type_index: int, member: Any, values: dict[str, Any]) -> None:
     fields = _fields_by_name(type_index)
     for name, value in values.items():
         field = fields.get(name)
         if field is None:
-            raise TypeError(f"{owner}.{alias}: {owner} has no field {name!r}")
+            raise TypeError(
+                f"{api}(): member {alias!r} gives an unknown field; "
+                f"expected one of {sorted(fields)}, got {name!r}"
+            )
         try:
             core._field_set(member, field, value)
         except (TypeError, ValueError) as err:
-            raise TypeError(f"{owner}.{alias}: field {name!r}: {err}") from None
+            raise TypeError(f"{api}(): member {alias!r}, field {name!r}: {err}") from None
 
 
 def _fields_by_name(type_index: int) -> dict[str, Any]:

@@ -148,7 +148,7 @@ class Enum(Object, metaclass=_EnumMeta):
     --------
     >>> list(Color)  # doctest: +SKIP
     [Color.red, Color.green]
-    >>> Color("red") is Color.red  # doctest: +SKIP
+    >>> Color("red") == Color.red == Color.get(0)  # doctest: +SKIP
     True
     """
 
@@ -161,23 +161,25 @@ class Enum(Object, metaclass=_EnumMeta):
         super().__init_subclass__(**kwargs)
         if type_key is None:
             return
+        api = f"{cls.__name__}.__init_subclass__"
         value_type = _value_type(cls)
         declarations = take_declarations(cls, value_type)
         type_index = core._object_type_key_to_index(type_key)
         if type_index is None:
             type_index = define_enum_type(cls, type_key, member_field_names(cls))
-            bound = add_members(cls.__name__, type_index, declarations, value_type)
+            bound = add_members(api, type_index, declarations, value_type)
         else:
-            bound = add_members(cls.__name__, type_index, declarations, value_type)
+            bound = add_members(api, type_index, declarations, value_type)
             registry.register_object(type_key)(cls)
         state = ensure_state(type_index)
         for alias, key in bound:
             setattr(cls, alias, state.indexes[key])
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        name = type(self).__name__
         raise TypeError(
-            f"{name} members are its declared singletons; look one up with {name}(index)"
+            f"{type(self).__name__}(): enum members are the declared singletons; "
+            f"expected one index (int or str) or member, "
+            f"got {len(args)} positional and {len(kwargs)} keyword argument(s)"
         )
 
     @property
@@ -198,7 +200,7 @@ class Enum(Object, metaclass=_EnumMeta):
         TypeError
             If ``index`` is neither an int nor a str.
         """
-        key = check_index(index)
+        key = check_index(f"{cls.__name__}.get", index)
         state = _find_state(cls)
         member = None if state is None else state.indexes.get(key)
         if member is None:
@@ -232,7 +234,10 @@ class _ValueEnum(Enum):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         declares_value = "value" in cls.__dict__ or "value" in get_annotations(cls)
         if declares_value and _ValueEnum not in cls.__bases__:
-            raise TypeError(f"{cls.__name__}: `value` is the member's index and cannot be declared")
+            raise TypeError(
+                f"{cls.__name__}.__init_subclass__(): `value` is the member's index "
+                "and cannot be declared"
+            )
         super().__init_subclass__(**kwargs)
 
     def __eq__(self, other: object) -> bool:
@@ -295,11 +300,11 @@ class EnumAttrMap:
         """The attribute name."""
         return self._name
 
-    def _check_member(self, member: object) -> None:
+    def _check_member(self, api: str, member: object) -> None:
         if not isinstance(member, self._cls):
             raise TypeError(
-                f"{self._name!r} is an attribute of {self._cls.__name__} members, "
-                f"not of {type(member).__name__}"
+                f"{api}(): {self._name!r} is an attribute of enum members; "
+                f"expected a {self._cls.__name__}, got {type(member).__name__}"
             )
 
     def _column(self) -> Any:
@@ -308,7 +313,7 @@ class EnumAttrMap:
         return None if state is None else state.attrs.get(self._name)
 
     def __setitem__(self, member: object, value: Any) -> None:
-        self._check_member(member)
+        self._check_member("EnumAttrMap.__setitem__", member)
         attrs = _ensure_cls_state(self._cls).attrs
         column = attrs.get(self._name)
         if column is None:
@@ -317,13 +322,16 @@ class EnumAttrMap:
         column[member] = value
 
     def __getitem__(self, member: object) -> Any:
-        self._check_member(member)
+        self._check_member("EnumAttrMap.__getitem__", member)
         column = self._column()
         if column is not None and member in column:
             return column[member]
         if self._default is not core.MISSING:
             return self._default
-        raise KeyError(f"{member!r} has no value for enum attribute {self._name!r}")
+        raise KeyError(
+            f"EnumAttrMap.__getitem__(): {member!r} has no value for {self._name!r} "
+            "and the map has no default"
+        )
 
     def __contains__(self, member: object) -> bool:
         column = self._column()
@@ -339,7 +347,9 @@ class EnumAttrMap:
 def _ensure_cls_state(cls: type) -> EnumState:
     info = getattr(cls, "__tvm_ffi_type_info__", None)
     if info is None:
-        raise TypeError(f"{cls.__name__} is not bound to a native enum type")
+        raise TypeError(
+            f"EnumAttrMap.__setitem__(): {cls.__name__} is not bound to a native enum type"
+        )
     return ensure_state(info.type_index)
 
 
