@@ -66,6 +66,7 @@ if not _is_config_mode():
         _tensor,  # noqa: F401 - Shape's pickle path, as upstream
         access_path,
         core,  # noqa: F401 - the compiled core, reachable as tvm_ffi.core
+        dataclasses,  # after the names its modules import from the package
         module,  # noqa: F401 - the submodule tvm_ffi.module
         serialization,
         stream,  # noqa: F401 - public submodule tvm_ffi.stream (not in __all__, as upstream)
@@ -176,6 +177,7 @@ __all__: list[str] = [
     "convert",
     "convert_func",
     "cpp",
+    "dataclasses",
     "device",
     "dtype",
     "from_dlpack",

@@ -272,6 +272,17 @@ class TypeField:
     getter: int
     setter: int
     ty: TypeSchema | None
+    c_init: bool
+    c_kw_only: bool
+    c_has_default: bool
+    c_default: Any
+    c_default_factory: Any
+    c_repr: bool
+    c_compare: bool
+    c_hash: bool
+    c_structural_eq: str | None
+    dataclass_field: Any
+    py_converter: Any
     def as_property(self, cls: type) -> FFIProperty: ...
 
 class TypeMethod:
@@ -295,10 +306,24 @@ class TypeInfo:
     def _register_fields(
         self, fields: list[Any], structure_kind: int | None = None
     ) -> list[TypeField]: ...
+    def _register_py_methods(
+        self,
+        py_methods: list[tuple[str, Any, bool, str | None]] | None = None,
+        type_attr_names: frozenset[str] = ...,
+    ) -> None: ...
 
-class FFIProperty(property):
+class FFIProperty:
     field: TypeField
+    writable: bool
+    def __init__(self, field: TypeField, writable: bool, doc: str | None = None) -> None: ...
+    def __get__(self, obj: Any, objtype: type | None = None) -> Any: ...
+    def __set__(self, obj: Any, value: Any) -> None: ...
+    def __delete__(self, obj: Any) -> None: ...
     def set(self, obj: Any, value: Any) -> None: ...
+    @property
+    def fget(self) -> Callable[[Any], Any]: ...
+    @property
+    def fset(self) -> Callable[[Any, Any], None] | None: ...
 
 def _type_index_to_type_info(type_index: int) -> TypeInfo: ...
 def _lookup_or_register_type_info_from_type_key(type_key: str) -> TypeInfo: ...

@@ -250,8 +250,7 @@ def _register_class(cls: _ClassT, type_key: str, init: bool) -> _ClassT:
     # cls.__tvm_ffi_type_info__. Attributes added below are seen by wrappers made meanwhile.
     core._register_object_class(info.type_index, cls)
     _add_class_attrs(cls, info)
-    if init:
-        _add_init(cls, info)
+    _add_init(cls, info, init)
     return cls
 
 
@@ -295,7 +294,8 @@ def _kwargs_tail(kwargs: dict[str, Any]) -> list[Any]:
     return tail
 
 
-def _add_init(cls: type, info: Any) -> None:
+def _add_init(cls: type, info: Any, init: bool) -> None:
+    """Install ``__ffi_init__`` (if the type has an initializer) and, if ``init``, ``__init__``."""
     constructor, takes_keywords = _find_initializer(info)
     if constructor is not None:
         name = cls.__name__
@@ -309,7 +309,7 @@ def _add_init(cls: type, info: Any) -> None:
             self.__init_handle_by_constructor__(constructor, *args, *_kwargs_tail(kwargs))
 
         cls.__ffi_init__ = __ffi_init__  # type: ignore[attr-defined]  # a dynamic class attribute
-    if "__init__" in cls.__dict__:
+    if not init or "__init__" in cls.__dict__:
         return
     if constructor is not None:
         cls.__init__ = cls.__ffi_init__  # type: ignore[attr-defined,misc]  # as above

@@ -226,6 +226,7 @@ cdef list refresh_py_class_info(object type_info, object py_fields):
         type_field.c_default_factory = py_field.default_factory
         type_field.c_structural_eq = py_field.structural_eq
         type_field.dataclass_field = py_field
+        type_field.py_converter = py_field._ty_schema._converter
     type_info.fields = fresh.fields
     type_info._total_size = fresh._total_size
     return fresh.fields

@@ -11,27 +11,18 @@ class TypeField:
     __slots__ = ("name", "doc", "size", "alignment", "offset", "field_static_type_index",
                  "flags", "frozen", "metadata", "getter", "setter", "ty",
                  "c_init", "c_kw_only", "c_has_default", "c_default", "c_default_factory",
-                 "c_repr", "c_compare", "c_hash", "c_structural_eq", "dataclass_field")
+                 "c_repr", "c_compare", "c_hash", "c_structural_eq", "dataclass_field",
+                 "py_converter")
 
     def __init__(self, **kwargs):
         self.dataclass_field = None
+        self.py_converter = None
         for key, value in kwargs.items():
             setattr(self, key, value)
 
     def as_property(self, cls):
         """A property reading (and, unless frozen, writing) this field on ``cls`` objects."""
-        field = self
-
-        @cython.binding(True)
-        def fget(obj):
-            return _field_get(obj, field)
-
-        @cython.binding(True)
-        def fset(obj, value):
-            _field_set(obj, field, value)
-
-        return FFIProperty(fget, None if self.frozen else fset, doc=self.doc or None,
-                           field=self)
+        return FFIProperty(self, not self.frozen, doc=self.doc or None)
 
     def __repr__(self):
         return f"TypeField(name={self.name!r})"
@@ -94,24 +85,170 @@ class TypeInfo:
         return f"TypeInfo(type_key={self.type_key!r}, type_index={self.type_index})"
 
 
-class FFIProperty(property):
-    """A property bound to a reflected field; ``set`` writes even read-only fields."""
+# How an FFIProperty reads its field: straight from memory for 8-byte ints and floats and 1-byte
+# bools, else through the field's native getter.
+cdef enum FieldReadKind:
+    READ_BY_GETTER
+    READ_INT64
+    READ_FLOAT64
+    READ_BOOL
 
-    def __init__(self, fget, fset, doc=None, field=None):
-        super().__init__(fget, fset, doc=doc)
-        # CPython 3.11 lets the subclass docstring shadow ``doc``; store it on the instance.
-        self.__doc__ = doc
+# How a Python-defined field stores a converted value (see frontend_class.cc).
+cdef enum FieldStoreKind:
+    STORE_INLINE
+    STORE_OBJECT_REF
+    STORE_ANY_CELL
+
+
+cdef int field_read_kind(object field):
+    cdef int32_t index = field.field_static_type_index
+    cdef int64_t size = field.size
+    if index == kTVMFFIInt and size == 8:
+        return READ_INT64
+    if index == kTVMFFIFloat and size == 8:
+        return READ_FLOAT64
+    if index == kTVMFFIBool and size == 1:
+        return READ_BOOL
+    return READ_BY_GETTER
+
+
+cdef int field_store_kind(object field):
+    cdef int32_t index = field.field_static_type_index
+    if field.size == sizeof(TVMFFIAny) or index == kTVMFFIAny:
+        return STORE_ANY_CELL
+    if index >= kTVMFFIStaticObjectBegin:
+        return STORE_OBJECT_REF
+    return STORE_INLINE
+
+
+cdef class FFIProperty:
+    """The descriptor of a reflected field on its class: reads it (and, unless read-only,
+    writes it) in the native object; ``set`` writes even read-only fields.
+
+    Plain 8-byte int and float fields and bool fields are read from memory directly; fields
+    of ``@py_class`` types are converted by their TypeSchema and stored directly.
+    """
+
+    cdef dict __dict__
+    cdef readonly object field
+    cdef readonly bint writable
+    cdef int64_t offset
+    cdef int read_kind
+    cdef int store_kind
+    cdef TVMFFIFieldGetter getter
+    cdef object converter
+
+    def __init__(self, field, bint writable, doc=None):
         self.field = field
+        self.writable = writable
+        self.offset = field.offset
+        self.read_kind = field_read_kind(field)
+        self.store_kind = field_store_kind(field)
+        self.getter = <TVMFFIFieldGetter><void*><uint64_t>field.getter
+        self.converter = field.py_converter
+        self.__doc__ = doc
+
+    def __get__(self, obj, objtype):
+        if obj is None:
+            return self
+        cdef char* address = <char*>object_field_address(obj, self.offset)
+        if self.read_kind == READ_INT64:
+            return (<int64_t*>address)[0]
+        if self.read_kind == READ_FLOAT64:
+            return (<double*>address)[0]
+        if self.read_kind == READ_BOOL:
+            return (<uint8_t*>address)[0] != 0
+        return read_by_getter(self.getter, address)
+
+    def __set__(self, obj, value):
+        if not self.writable:
+            # One message on every Python version (older ones say "can't set attribute").
+            raise AttributeError(f"property of '{type(obj).__name__}' object has no setter")
+        self.set(obj, value)
+
+    def __delete__(self, obj):
+        raise AttributeError(
+            f"property '{self.field.name}' of '{type(obj).__name__}' object has no deleter")
 
     def set(self, obj, value):
         """Writes the field, even when it is read-only."""
-        _field_set(obj, self.field, value)
+        if self.converter is None:
+            _field_set(obj, self.field, value)
+        else:
+            store_converted(self, object_field_address(obj, self.offset), value)
 
-    def __set__(self, obj, value):
-        if self.fset is None:
-            # One message on every Python version (older ones say "can't set attribute").
-            raise AttributeError(f"property of '{type(obj).__name__}' object has no setter")
-        self.fset(obj, value)
+    @property
+    def fget(self):
+        """The reading function ``fget(obj)`` (as for ``property``)."""
+        return self._read
+
+    @property
+    def fset(self):
+        """The writing function ``fset(obj, value)``; None for a read-only field."""
+        return self.__set__ if self.writable else None
+
+    def _read(self, obj):
+        return self.__get__(obj, type(obj))
+
+
+cdef object read_by_getter(TVMFFIFieldGetter getter, void* address):
+    cdef TVMFFIAny result
+    TVMFFIPySetNone(&result)
+    CHECK_CALL(getter(address, &result))
+    return make_result(&result)
+
+
+cdef int store_converted(FFIProperty prop, void* address, object value) except -1:
+    """Converts value to a Python-defined field's type and stores it in place."""
+    cdef int read_kind = prop.read_kind
+    if read_kind == READ_INT64 and type(value) is int:
+        (<int64_t*>address)[0] = value
+        return 0
+    if read_kind == READ_FLOAT64 and (type(value) is float or type(value) is int):
+        (<double*>address)[0] = value
+        return 0
+    if read_kind == READ_BOOL and type(value) is bool:
+        (<uint8_t*>address)[0] = value is True
+        return 0
+    cdef CAny converted
+    try:
+        converted = convert_with_converter(<_TypeConverter>prop.converter, value)
+    except _ConvertError as err:
+        raise TypeError(err.message) from None
+    store_cell(prop.store_kind, prop.field.field_static_type_index, address, &converted.cdata)
+    return 0
+
+
+cdef void store_cell(int store_kind, int32_t static_index, void* address,
+                     TVMFFIAny* cell) noexcept:
+    """Moves an owned, converted cell into a field (the cell is left None)."""
+    cdef TVMFFIAny old
+    cdef TVMFFIObject* old_obj
+    if store_kind == STORE_ANY_CELL:
+        old = (<TVMFFIAny*>address)[0]
+        (<TVMFFIAny*>address)[0] = cell[0]
+        if old.type_index >= kTVMFFIStaticObjectBegin and old.v_obj != NULL:
+            TVMFFIObjectDecRef(old.v_obj)
+    elif store_kind == STORE_OBJECT_REF:
+        old_obj = (<TVMFFIObject**>address)[0]
+        (<TVMFFIObject**>address)[0] = (
+            cell.v_obj if cell.type_index >= kTVMFFIStaticObjectBegin else NULL)
+        if old_obj != NULL:
+            TVMFFIObjectDecRef(old_obj)
+    elif static_index == kTVMFFIInt:
+        (<int64_t*>address)[0] = cell.v_int64
+    elif static_index == kTVMFFIFloat:
+        (<double*>address)[0] = cell.v_float64
+    elif static_index == kTVMFFIBool:
+        (<uint8_t*>address)[0] = cell.v_int64 != 0
+    elif static_index == kTVMFFIOpaquePtr:
+        (<void**>address)[0] = cell.v_ptr
+    elif static_index == kTVMFFIDataType:
+        (<DLDataType*>address)[0] = cell.v_dtype
+    elif static_index == kTVMFFIDevice:
+        (<DLDevice*>address)[0] = cell.v_device
+    if store_kind != STORE_INLINE:
+        TVMFFIPySetNone(cell)
 
 
 cdef dict _TYPE_INFO_CACHE = {}
@@ -279,10 +416,14 @@ cdef object build_method(const TVMFFIMethodInfo* method):
         metadata=parse_metadata(method.metadata))
 
 
-cdef void* field_address(object obj, object field) except NULL:
+cdef inline void* object_field_address(object obj, int64_t offset) except NULL:
     if not isinstance(obj, CObject) or (<CObject>obj).chandle == NULL:
         raise ValueError("Object.__getattr__(): cannot access a field of a NULL object")
-    return <char*>(<CObject>obj).chandle + <int64_t>field.offset
+    return <char*>(<CObject>obj).chandle + offset
+
+
+cdef void* field_address(object obj, object field) except NULL:
+    return object_field_address(obj, <int64_t>field.offset)
 
 
 def _field_get(obj, field):

@@ -71,34 +71,43 @@ def method(fn: Any) -> Any:
         For a ``classmethod`` or a value that is not callable.
     """
     if isinstance(fn, classmethod):
-        raise TypeError("@method does not support classmethod; use a plain or static method")
+        raise TypeError("method(): a classmethod cannot be registered (its first argument is "
+                        "the class, not the object); use a staticmethod or a plain method")
     target = fn.__func__ if isinstance(fn, staticmethod) else fn
     if not callable(target):
-        raise TypeError(f"@method expects a function, got {type(fn).__name__}")
+        raise TypeError(f"method(): expected a function, got {type(fn).__name__}")
     setattr(target, _METHOD_MARKER, True)
     return fn
 
 
 class _Options:
-    """The decorator's options for one class."""
+    """The decorator's options for one class (see ``py_class``)."""
 
-    def __init__(self, **options: Any) -> None:
-        structural_eq = options["structural_eq"]
+    def __init__(  # noqa: PLR0913 - one switch per dataclass option
+        self, *, frozen: bool, init: bool, repr: bool, eq: bool, order: bool,
+        unsafe_hash: bool, match_args: bool, kw_only: bool, structural_eq: str | None,
+    ) -> None:  # fmt: skip
         if structural_eq not in STRUCTURAL_KINDS:
             allowed = ", ".join(repr(k) for k in STRUCTURAL_KINDS)
-            raise ValueError(f"py_class(): structural_eq must be one of {allowed}, "
+            raise ValueError(f"py_class(): structural_eq must be one of {allowed}; "
                              f"got {structural_eq!r}")  # fmt: skip
-        self.__dict__.update(options)
+        if order and not eq:
+            raise ValueError("py_class(): order=True requires eq=True")
+        self.frozen, self.init, self.repr, self.eq, self.order = frozen, init, repr, eq, order
+        self.unsafe_hash, self.match_args, self.kw_only = unsafe_hash, match_args, kw_only
+        self.structural_kind = STRUCTURAL_KINDS[structural_eq]
 
 
 class _PendingClass:
     """A registered class whose annotations name classes not defined yet."""
 
-    def __init__(self, cls: type, info: Any, options: _Options, fields: list[Field]) -> None:
+    def __init__(self, cls: type, info: Any, options: _Options, fields: list[Field],
+                 localns: dict[str, Any]) -> None:  # fmt: skip
         self.cls = cls
         self.info = info
         self.options = options
         self.fields = fields
+        self.localns = localns
         self.unresolved: list[str] = []
 
 
@@ -190,27 +199,38 @@ def py_class(  # noqa: PLR0913 - one switch per dataclass option
         If the class does not derive from a registered object class, or a field's
         annotation has no FFI type.
     """
+    del slots  # objects never have a __dict__; accepted for ``dataclasses`` compatibility
     options = _Options(frozen=frozen, init=init, repr=repr, eq=eq, order=order,
                        unsafe_hash=unsafe_hash, match_args=match_args, kw_only=kw_only,
-                       structural_eq=structural_eq, slots=slots)  # fmt: skip
+                       structural_eq=structural_eq)  # fmt: skip
     if isinstance(cls_or_type_key, type):
-        return _define(cls_or_type_key, type_key, options)
+        return _define(cls_or_type_key, type_key, options, _caller_locals())
     if cls_or_type_key is not None and not isinstance(cls_or_type_key, str):
-        raise TypeError(f"py_class(): expected a class or a type key, got {cls_or_type_key!r}")
+        raise TypeError(
+            f"py_class(): expected a class or a type key, got {type(cls_or_type_key).__name__}"
+        )
     key = cls_or_type_key if cls_or_type_key is not None else type_key
 
     def decorate(cls: _ClassT) -> _ClassT:
-        return _define(cls, key, options)
+        return _define(cls, key, options, _caller_locals())
 
     return decorate
 
 
-def _define(cls: _ClassT, type_key: str | None, options: _Options) -> _ClassT:
+def _caller_locals() -> dict[str, Any]:
+    """The local names where the decorated class is defined (a snapshot; the class body runs
+    in a function for classes defined inside one, whose annotations may name its locals)."""
+    frame = sys._getframe(2)
+    return {} if frame.f_locals is frame.f_globals else dict(frame.f_locals)
+
+
+def _define(cls: _ClassT, type_key: str | None, options: _Options,
+            localns: dict[str, Any]) -> _ClassT:  # fmt: skip
     parent = _parent_type_info(cls)
     key = type_key if type_key is not None else f"{cls.__module__}.{cls.__qualname__}"
     fields = _declared_fields(cls, options)
     info = core._register_py_class(parent, key, cls)
-    pending = _PendingClass(cls, info, options, fields)
+    pending = _PendingClass(cls, info, options, fields, localns)
     try:
         resolved = _try_resolve(pending)
     except BaseException:
@@ -298,7 +318,7 @@ def _try_resolve(pending: _PendingClass) -> bool:
         pending.unresolved = [f"{pending.info.parent_type_info.type_key} (base class)"]
         return False
     try:
-        hints = _resolve_annotations(pending.cls, [f.name for f in pending.fields])
+        hints = _resolve_annotations(pending, [f.name for f in pending.fields])
     except NameError as err:
         pending.unresolved = [str(getattr(err, "name", None) or err)]
         return False
@@ -308,13 +328,14 @@ def _try_resolve(pending: _PendingClass) -> bool:
             made._ty_schema = core.TypeSchema.from_annotation(made.type)
         except TypeError as err:
             raise TypeError(
-                f"py_class {pending.cls.__qualname__}: field '{made.name}': {err}"
+                f"py_class(): field '{made.name}' of {pending.cls.__qualname__}: {err}"
             ) from None
     return True
 
 
-def _resolve_annotations(cls: type, names: list[str]) -> dict[str, Any]:
+def _resolve_annotations(pending: _PendingClass, names: list[str]) -> dict[str, Any]:
     """The evaluated annotations of ``names`` (NameError for an undefined class)."""
+    cls = pending.cls
     raw = own_annotations(cls)
     holder = type(cls.__name__, (), {
         "__annotations__": {name: raw[name] for name in names},
@@ -322,14 +343,14 @@ def _resolve_annotations(cls: type, names: list[str]) -> dict[str, Any]:
     })  # fmt: skip
     module = sys.modules.get(cls.__module__)
     globalns = dict(vars(module)) if module is not None else {}
-    localns = {cls.__name__: cls}
+    localns = {**pending.localns, cls.__name__: cls}
     return typing.get_type_hints(holder, globalns=globalns, localns=localns)
 
 
 def _finish(pending: _PendingClass) -> None:
     """Register the fields, methods and hooks of a resolved class and install its dunders."""
     cls, info, options = pending.cls, pending.info, pending.options
-    info._register_fields(pending.fields, STRUCTURAL_KINDS[options.structural_eq])
+    info._register_fields(pending.fields, options.structural_kind)
     info._register_py_methods(_collect_methods(cls, info), _type_attr_names(cls))
     for type_field in info.fields:
         setattr(cls, type_field.name, type_field.as_property(cls))
@@ -368,7 +389,7 @@ def _type_attr_names(cls: type) -> frozenset[str]:
 def _inherited_attr_names(cls: type) -> tuple[str, ...]:
     names = getattr(cls, "__ffi_inherit_type_attrs__", INHERITED_TYPE_ATTRS)
     if not isinstance(names, (tuple, list)) or not all(isinstance(n, str) for n in names):
-        raise TypeError("__ffi_inherit_type_attrs__ must be a tuple or list of strings")
+        raise TypeError("TypeAttr registration lists must be tuples or lists of strings")
     return tuple(names)
 
 

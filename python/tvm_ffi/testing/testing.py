@@ -1,20 +1,23 @@
 # SPDX-License-Identifier: Apache-2.0
 """Python classes of the native ``testing.*`` object types, helpers and pytest markers.
 
-The classes are bound with :func:`tvm_ffi.register_object`; each gets a property per reflected
-field, a method per reflected method and the native constructor as ``__init__`` (a reflected
-method, or the field-wise constructor reflection registers as a type attribute).
+The classes are declared with :func:`tvm_ffi.dataclasses.c_class`, as upstream does: each gets
+a property per reflected field, a method per reflected method and an ``__init__`` made from the
+reflected field traits (``repr``, copies and, where asked, comparison and hashing come along).
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping, Sequence
 from typing import Any, Callable, ClassVar
 
 import pytest
 
-from ..core import Object
-from ..registry import get_global_func, register_object
+from .._dtype import dtype
+from ..core import Device, Object
+from ..dataclasses import c_class
+from ..registry import get_global_func
 from ._enums import _TestCxxIntEnum, _TestCxxStrEnum
 
 requires_py310 = pytest.mark.skipif(sys.version_info < (3, 10), reason="requires Python 3.10+")
@@ -22,7 +25,7 @@ requires_py312 = pytest.mark.skipif(sys.version_info < (3, 12), reason="requires
 requires_py313 = pytest.mark.skipif(sys.version_info < (3, 13), reason="requires Python 3.13+")
 
 
-@register_object("testing.TestObjectBase")
+@c_class("testing.TestObjectBase")
 class TestObjectBase(Object):
     """Fields with defaults (``v_i64=10``, read-only ``v_f64=10.0``, ``v_str="hello"``)."""
 
@@ -32,7 +35,7 @@ class TestObjectBase(Object):
     v_str: str
 
 
-@register_object("testing.TestObjectDerived")
+@c_class("testing.TestObjectDerived")
 class TestObjectDerived(TestObjectBase):
     """A TestObjectBase with the required fields ``v_map`` and ``v_array``."""
 
@@ -41,7 +44,7 @@ class TestObjectDerived(TestObjectBase):
     v_array: Any
 
 
-@register_object("testing.TestIntPair")
+@c_class("testing.TestIntPair")
 class TestIntPair(Object):
     """Two read-only ints ``a`` and ``b``, built by ``TestIntPair(a, b)``; ``sum()`` adds them."""
 
@@ -50,7 +53,7 @@ class TestIntPair(Object):
     b: int
 
 
-@register_object("testing.TestObjectPtrHolder")
+@c_class("testing.TestObjectPtrHolder")
 class TestObjectPtrHolder(Object):
     """Holds a TestObjectBase ``value`` (required) and ``optional_value`` (default None)."""
 
@@ -59,7 +62,7 @@ class TestObjectPtrHolder(Object):
     optional_value: TestObjectBase | None
 
 
-@register_object("testing.TestNonCopyable")
+@c_class("testing.TestNonCopyable")
 class TestNonCopyable(Object):
     """A read-only ``value`` of a native type that cannot be copied."""
 
@@ -67,14 +70,14 @@ class TestNonCopyable(Object):
     value: int
 
 
-@register_object("testing.TestFrozenCxx")
+@c_class("testing.TestFrozenCxx", frozen=True)
 class TestFrozenCxx(Object):
     """A native type without reflection; it has no Python constructor."""
 
     __test__ = False
 
 
-@register_object("testing.TestCompare")
+@c_class("testing.TestCompare")
 class TestCompare(Object):
     """``TestCompare(key, name, ignored_field)``; ``ignored_field`` is left out of comparison."""
 
@@ -84,7 +87,7 @@ class TestCompare(Object):
     ignored_field: int
 
 
-@register_object("testing.TestHash")
+@c_class("testing.TestHash")
 class TestHash(Object):
     """``TestHash(key, name, hash_ignored)``; ``hash_ignored`` is left out of hashing."""
 
@@ -94,7 +97,7 @@ class TestHash(Object):
     hash_ignored: int
 
 
-@register_object("testing.TestCustomHash")
+@c_class("testing.TestCustomHash")
 class TestCustomHash(Object):
     """``TestCustomHash(key, label)``; its native hash hook hashes ``key`` alone."""
 
@@ -103,7 +106,7 @@ class TestCustomHash(Object):
     label: str
 
 
-@register_object("testing.TestCustomCompare")
+@c_class("testing.TestCustomCompare")
 class TestCustomCompare(Object):
     """``TestCustomCompare(key, label)``; hashed, compared and ordered by ``key`` alone."""
 
@@ -112,7 +115,7 @@ class TestCustomCompare(Object):
     label: str
 
 
-@register_object("testing.TestEqWithoutHash")
+@c_class("testing.TestEqWithoutHash")
 class TestEqWithoutHash(Object):
     """``TestEqWithoutHash(key, label)``; equal by ``key`` alone and refusing to be hashed."""
 
@@ -121,14 +124,29 @@ class TestEqWithoutHash(Object):
     label: str
 
 
-@register_object("testing.SchemaAllTypes")
+@c_class("testing.SchemaAllTypes")
 class _SchemaAllTypes(Object):
     """A field of every type-schema kind; made by the static method ``make_with``."""
 
     __test__ = False
+    v_bool: bool
+    v_int: int
+    v_float: float
+    v_device: Device
+    v_dtype: dtype
+    v_string: str
+    v_bytes: bytes
+    v_opt_int: int | None
+    v_opt_str: str | None
+    v_arr_int: Sequence[int]
+    v_arr_str: Sequence[str]
+    v_map_str_int: Mapping[str, int]
+    v_map_str_arr_int: Mapping[str, Sequence[int]]
+    v_variant: str | Sequence[int] | Mapping[str, int]
+    v_opt_arr_variant: Sequence[int | str] | None
 
 
-@register_object("testing.TestCxxClassBase")
+@c_class("testing.TestCxxClassBase")
 class _TestCxxClassBase(Object):
     """Writable ``v_i64`` and ``v_i32``, both left out of repr.
 
@@ -140,54 +158,22 @@ class _TestCxxClassBase(Object):
     v_i32: int
     not_field_1 = 1
     not_field_2: ClassVar[int] = 2
-    # The native initializer, installed by register_object.
+    # The native initializer, installed by register_object (under c_class).
     __ffi_init__: ClassVar[Callable[..., None]]
 
     def __init__(self, v_i64: int, v_i32: int) -> None:
         _TestCxxClassBase.__ffi_init__(self, v_i64 + 1, v_i32 + 2)
 
 
-@register_object("testing.TestCxxClassDerived")
+@c_class("testing.TestCxxClassDerived", eq=True, order=True, unsafe_hash=True)
 class _TestCxxClassDerived(_TestCxxClassBase):
     """Adds ``v_f64`` and ``v_f32`` (default 8.0); compared, ordered and hashed by value."""
 
     v_f64: float
     v_f32: float
 
-    def __eq__(self, other: object) -> bool:
-        return _recursive_compare(self, other, "ffi.RecursiveEq")
 
-    def __ne__(self, other: object) -> bool:
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
-
-    def __lt__(self, other: object) -> bool:
-        return _recursive_compare(self, other, "ffi.RecursiveLt")
-
-    def __le__(self, other: object) -> bool:
-        return _recursive_compare(self, other, "ffi.RecursiveLe")
-
-    def __gt__(self, other: object) -> bool:
-        return _recursive_compare(self, other, "ffi.RecursiveGt")
-
-    def __ge__(self, other: object) -> bool:
-        return _recursive_compare(self, other, "ffi.RecursiveGe")
-
-    def __hash__(self) -> int:
-        hash_value: int = get_global_func("ffi.RecursiveHash")(self)
-        return hash_value
-
-
-def _recursive_compare(lhs: Object, rhs: object, func_name: str) -> bool:
-    """Compare two objects of one class hierarchy field by field; ``NotImplemented`` otherwise."""
-    if not (isinstance(rhs, type(lhs)) or isinstance(lhs, type(rhs))):
-        # mypy accepts NotImplemented (typed Any) without a warning only in the dunders.
-        return NotImplemented  # type: ignore[no-any-return]
-    result: bool = get_global_func(func_name)(lhs, rhs)
-    return result
-
-
-@register_object("testing.TestCxxClassDerivedDerived")
+@c_class("testing.TestCxxClassDerivedDerived")
 class _TestCxxClassDerivedDerived(_TestCxxClassDerived):
     """Adds ``v_str`` (default ``"default"``) and the required ``v_bool``."""
 
@@ -195,7 +181,7 @@ class _TestCxxClassDerivedDerived(_TestCxxClassDerived):
     v_bool: bool
 
 
-@register_object("testing.TestCxxEnumHolder")
+@c_class("testing.TestCxxEnumHolder")
 class _TestCxxEnumHolder(Object):
     """Holds a ``_TestCxxIntEnum`` ``priority`` and a ``_TestCxxStrEnum`` ``opcode``."""
 
@@ -204,7 +190,7 @@ class _TestCxxEnumHolder(Object):
     opcode: _TestCxxStrEnum
 
 
-@register_object("testing.TestCxxInitSubset")
+@c_class("testing.TestCxxInitSubset")
 class _TestCxxInitSubset(Object):
     """Takes ``required_field`` only; ``optional_field`` (-1) and ``note`` are not arguments."""
 
@@ -213,7 +199,7 @@ class _TestCxxInitSubset(Object):
     note: str
 
 
-@register_object("testing.TestCxxKwOnly")
+@c_class("testing.TestCxxKwOnly")
 class _TestCxxKwOnly(Object):
     """Takes ``x``, ``y``, ``z`` and ``w`` (default 100) by keyword only."""
 
@@ -223,7 +209,7 @@ class _TestCxxKwOnly(Object):
     w: int
 
 
-@register_object("testing.TestCxxAutoInit")
+@c_class("testing.TestCxxAutoInit")
 class _TestCxxAutoInit(Object):
     """``(a, d=99, *, c)``; ``b`` (42) is not an argument."""
 
@@ -234,7 +220,7 @@ class _TestCxxAutoInit(Object):
     d: int
 
 
-@register_object("testing.TestCxxAutoInitSimple")
+@c_class("testing.TestCxxAutoInitSimple")
 class _TestCxxAutoInitSimple(Object):
     """``(x, y)``."""
 
@@ -243,7 +229,7 @@ class _TestCxxAutoInitSimple(Object):
     y: int
 
 
-@register_object("testing.TestCxxAutoInitAllInitOff")
+@c_class("testing.TestCxxAutoInitAllInitOff")
 class _TestCxxAutoInitAllInitOff(Object):
     """Takes no arguments: ``x`` is 7, ``y`` 9 and ``z`` the native default 1234."""
 
@@ -253,7 +239,7 @@ class _TestCxxAutoInitAllInitOff(Object):
     z: int
 
 
-@register_object("testing.TestCxxAutoInitKwOnlyDefaults")
+@c_class("testing.TestCxxAutoInitKwOnlyDefaults")
 class _TestCxxAutoInitKwOnlyDefaults(Object):
     """``(p_required, p_default=11, *, k_required, k_default=22)``; ``hidden`` is 33."""
 
@@ -265,7 +251,7 @@ class _TestCxxAutoInitKwOnlyDefaults(Object):
     hidden: int
 
 
-@register_object("testing.TestCxxNoAutoInit")
+@c_class("testing.TestCxxNoAutoInit", init=False)
 class _TestCxxNoAutoInit(Object):
     """Fields ``x`` and ``y`` but no native initializer: it cannot be constructed directly."""
 
@@ -274,7 +260,7 @@ class _TestCxxNoAutoInit(Object):
     y: int
 
 
-@register_object("testing.TestCxxAutoInitParent")
+@c_class("testing.TestCxxAutoInitParent")
 class _TestCxxAutoInitParent(Object):
     """``(parent_required, parent_default=5)``."""
 
@@ -283,7 +269,7 @@ class _TestCxxAutoInitParent(Object):
     parent_default: int
 
 
-@register_object("testing.TestCxxAutoInitChild")
+@c_class("testing.TestCxxAutoInitChild")
 class _TestCxxAutoInitChild(_TestCxxAutoInitParent):
     """``(parent_required, child_required, parent_default=5, *, child_kw_only)``."""
 

@@ -1,0 +1,307 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Field descriptions of FFI dataclasses: ``Field``, ``field()``, ``KW_ONLY``, ``init_property``."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from typing import Any, Callable, Generic, TypeVar, overload
+
+from .. import core
+
+_T = TypeVar("_T")
+
+__all__ = ["KW_ONLY", "MISSING", "Field", "field", "init_property"]
+
+#: The "not given" sentinel of defaults; the same object native code uses.
+MISSING: Any = core.MISSING
+
+#: The class attribute (a ``{name: function}`` dict) through which ``@py_class`` hands the
+#: ``init_property`` functions of a class to the generated ``__init__``, which stores
+#: ``function(self)`` in the field ``name`` right after the native initializer.
+INIT_PROPERTY_FUNCS_ATTR = "__ffi_init_property_funcs__"
+
+# Accepted ``structural_eq`` values. "def" means "def-pattern"; "def-recursive" and
+# "def-non-recursive" are the names older releases gave "def-pattern" and "def-simple".
+STRUCTURAL_EQ_VALUES: frozenset[str | None] = frozenset(
+    {None, "ignore", "def", "def-pattern", "def-simple", "def-recursive", "def-non-recursive"}
+)
+
+if sys.version_info >= (3, 10):
+    from dataclasses import KW_ONLY
+else:
+
+    class KW_ONLY:
+        """Annotate ``_: KW_ONLY`` to make the fields after it keyword-only."""
+
+
+def _field_converter(value: Any) -> Any:
+    """Return ``value``: the default ``converter`` marker (the field's type converts)."""
+    return value
+
+
+def _check_structural_eq(value: object) -> None:
+    if value not in STRUCTURAL_EQ_VALUES:
+        allowed = ", ".join(repr(v) for v in sorted(STRUCTURAL_EQ_VALUES, key=str))
+        raise ValueError(f"field(): structural_eq must be one of {allowed}; got {value!r}")
+
+
+def _check_defaults(default: object, default_factory: object) -> None:
+    if default_factory is MISSING:
+        return
+    if default is not MISSING:
+        raise ValueError("field(): cannot specify both default and default_factory")
+    if not callable(default_factory):
+        raise TypeError(
+            f"field(): default_factory must be callable; got {type(default_factory).__name__}"
+        )
+
+
+class Field:
+    """How one field of an FFI dataclass is initialized, shown, compared and hashed.
+
+    ``field()`` makes one with ``name`` left ``None`` (the class decorator fills it in);
+    :func:`~tvm_ffi.dataclasses.fields` returns those of a class, including the ones made
+    for natively reflected fields.
+
+    Attributes
+    ----------
+    name
+        The field name.
+    type
+        The resolved annotation of the field in the class body (``None`` when unknown).
+    default
+        The default value, or ``MISSING``.
+    default_factory
+        A zero-argument callable making the default, or ``MISSING``.
+    frozen
+        Whether the field is read-only after ``__init__``.
+    init
+        Whether ``__init__`` takes the field as an argument.
+    repr
+        Whether the field is shown by ``__repr__``.
+    hash
+        Whether the field is hashed; ``None`` follows ``compare``.
+    compare
+        Whether the field is compared.
+    kw_only
+        Whether ``__init__`` takes the field by keyword only; ``None`` follows the decorator.
+    structural_eq
+        How structural equality and hashing treat the field (see :func:`field`).
+    doc
+        The field's docstring, or ``None``.
+    metadata
+        Free-form data of extensions (a fresh dict).
+    """
+
+    __slots__ = (
+        "_ty_schema",
+        "compare",
+        "converter",
+        "default",
+        "default_factory",
+        "doc",
+        "frozen",
+        "hash",
+        "init",
+        "kw_only",
+        "metadata",
+        "name",
+        "repr",
+        "structural_eq",
+        "type",
+    )
+
+    name: str  # None until the class decorator names a field() result
+    type: Any
+    default: Any
+    default_factory: Any
+    frozen: bool
+    init: bool
+    repr: bool
+    hash: bool | None
+    compare: bool
+    kw_only: bool | None
+    structural_eq: str | None
+    doc: str | None
+    metadata: dict[str, Any]
+    converter: Callable[[Any], Any]
+
+    def __init__(
+        self,
+        name: str | None = None,
+        _ty_schema: Any = None,
+        *,
+        default: Any = MISSING,
+        default_factory: Any = MISSING,
+        frozen: bool = False,
+        init: bool = True,
+        repr: bool = True,
+        hash: bool | None = True,
+        compare: bool = False,
+        kw_only: bool | None = False,
+        metadata: Mapping[str, Any] | None = None,
+        structural_eq: str | None = None,
+        doc: str | None = None,
+        converter: Callable[[Any], Any] = _field_converter,
+    ) -> None:
+        _check_defaults(default, default_factory)
+        _check_structural_eq(structural_eq)
+        self.name = name  # type: ignore[assignment]  # see the annotation
+        self._ty_schema = _ty_schema
+        self.type = None
+        self.default = default
+        self.default_factory = default_factory
+        self.frozen = frozen
+        self.init = init
+        self.repr = repr
+        self.hash = hash
+        self.compare = compare
+        self.kw_only = kw_only
+        self.metadata = dict(metadata) if metadata is not None else {}
+        self.structural_eq = structural_eq
+        self.doc = doc
+        self.converter = converter
+
+    def __repr__(self) -> str:
+        shown = ("name", "type", "default", "default_factory", "init", "repr", "hash",
+                 "compare", "kw_only", "frozen", "structural_eq")  # fmt: skip
+        body = ", ".join(f"{key}={getattr(self, key)!r}" for key in shown)
+        return f"Field({body})"
+
+
+def field(
+    *,
+    default: Any = MISSING,
+    default_factory: Any = MISSING,
+    frozen: bool = False,
+    init: bool = True,
+    repr: bool = True,
+    hash: bool | None = None,
+    compare: bool = True,
+    kw_only: bool | None = None,
+    metadata: Mapping[str, Any] | None = None,
+    structural_eq: str | None = None,
+    doc: str | None = None,
+    converter: Callable[[Any], Any] = _field_converter,
+) -> Any:
+    """Describe a field of a ``@py_class`` class: ``x: int = field(default=0)``.
+
+    Parameters
+    ----------
+    default
+        The default value. Not together with ``default_factory``.
+    default_factory
+        A zero-argument callable making the default (for mutable defaults).
+    frozen
+        Make the field read-only after ``__init__`` (``type(obj).x.set(obj, v)`` still writes).
+    init
+        Take the field as an ``__init__`` argument.
+    repr
+        Show the field in ``__repr__``.
+    hash
+        Hash the field; ``None`` follows ``compare``.
+    compare
+        Compare the field in ``==`` and ordering.
+    kw_only
+        Take the field by keyword only; ``None`` follows the decorator's ``kw_only``.
+    metadata
+        Free-form data for extensions, copied into a fresh dict.
+    structural_eq
+        ``None`` (compared as usual), ``"ignore"`` (left out of structural equality and
+        hashing), ``"def-pattern"`` (alias ``"def"``; a definition region whose variables,
+        and those in their types, are bound on first occurrence) or ``"def-simple"`` (only
+        the variable itself is defined). ``"def-recursive"`` and ``"def-non-recursive"`` are
+        accepted as older names of the last two.
+    doc
+        The field's docstring.
+    converter
+        A marker for static type checkers; values are converted by the field's type.
+
+    Returns
+    -------
+    Any
+        A :class:`Field` (typed ``Any`` so it can stand as the value of any annotation).
+
+    Raises
+    ------
+    ValueError
+        If both ``default`` and ``default_factory`` are given, or ``structural_eq`` is unknown.
+    TypeError
+        If ``default_factory`` is not callable.
+    """
+    return Field(
+        default=default,
+        default_factory=default_factory,
+        frozen=frozen,
+        init=init,
+        repr=repr,
+        hash=hash,
+        compare=compare,
+        kw_only=kw_only,
+        metadata=metadata,
+        structural_eq=structural_eq,
+        doc=doc,
+        converter=converter,
+    )
+
+
+class init_property(Generic[_T]):
+    """A field computed from the others once, right after ``__init__``.
+
+    ``@py_class`` turns it into a native field (``init=False``, ignored structurally) and
+    lists ``func`` under :data:`INIT_PROPERTY_FUNCS_ATTR`; the generated ``__init__`` then
+    stores ``func(self)`` in it. The return annotation of ``func`` (``Any`` when absent) is
+    added to the class annotations so the field gets a type.
+
+    Parameters
+    ----------
+    func
+        Computes the value from the freshly initialized object.
+    """
+
+    def __init__(self, func: Callable[[Any], _T]) -> None:
+        self.func = func
+        self.name: str | None = None
+        self.__doc__ = func.__doc__
+
+    @property
+    def annotation(self) -> Any:
+        """The return annotation of ``func``; ``Any`` when it has none."""
+        return func_return_annotation(self.func)
+
+    @overload
+    def __get__(self, obj: None, objtype: type | None = None) -> init_property[_T]: ...
+    @overload
+    def __get__(self, obj: object, objtype: type | None = None) -> _T: ...
+    def __get__(self, obj: object | None, objtype: type | None = None) -> Any:
+        if obj is None:
+            return self
+        # Reached only on a class whose decorator did not replace this descriptor.
+        return self.func(obj)
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+        annotations = own_annotations(owner)
+        annotations[name] = self.annotation
+        owner.__annotations__ = annotations
+
+
+def own_annotations(owner: type) -> dict[str, Any]:
+    """Return a copy of the annotations of ``owner``'s body, unresolved names unevaluated."""
+    if sys.version_info >= (3, 14):
+        import annotationlib
+
+        return dict(annotationlib.get_annotations(owner, format=annotationlib.Format.FORWARDREF))
+    return dict(owner.__dict__.get("__annotations__", {}))  # noqa: RUF063 - own ones only
+
+
+def func_return_annotation(func: Callable[..., Any]) -> Any:
+    """Return the return annotation of ``func`` (unevaluated where unresolved), or Any."""
+    if sys.version_info >= (3, 14):
+        import annotationlib
+
+        raw = annotationlib.get_annotations(func, format=annotationlib.Format.FORWARDREF)
+    else:
+        raw = getattr(func, "__annotations__", None) or {}
+    return raw.get("return", Any)

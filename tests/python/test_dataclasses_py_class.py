@@ -1,0 +1,420 @@
+# SPDX-License-Identifier: Apache-2.0
+"""``@py_class``: native object types defined in Python."""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import pickle
+import sys
+import typing
+from typing import ClassVar, Optional
+
+import pytest
+import tvm_ffi
+import tvm_ffi.testing
+from tvm_ffi import core, serialization
+from tvm_ffi.dataclasses import KW_ONLY, field, fields, init_property, method, py_class
+
+_COUNTER = [0]
+
+
+def unique_key(stem: str) -> str:
+    """A type key not used before in this process (type keys are global)."""
+    _COUNTER[0] += 1
+    return f"test.pyclass.{stem}{_COUNTER[0]}"
+
+
+@py_class("test.pyclass.Point")
+class Point(tvm_ffi.Object):
+    x: int
+    y: float = 0.0
+    label: str = "origin"
+    tags: list[int] = field(default_factory=list)
+    SCALE: ClassVar[int] = 10
+
+
+@py_class("test.pyclass.Node", eq=True, unsafe_hash=True)
+class Node(tvm_ffi.Object):
+    value: int
+    next: Optional[Node] = None  # noqa: UP045 - Optional exercises the typing form
+
+
+def test_fields_are_laid_out_natively_in_declaration_order():
+    info = core._type_cls_to_type_info(Point)
+    assert [(f.name, f.offset, f.size) for f in info.fields] == [
+        ("x", 24, 8), ("y", 32, 8), ("label", 40, 16), ("tags", 56, 8)
+    ]  # fmt: skip
+    assert info.total_size == 64
+    assert info.type_key == "test.pyclass.Point"
+    assert Point.SCALE == 10
+
+
+def test_generated_init_signature_defaults_and_factory():
+    assert str(inspect.signature(Point.__init__)) == (
+        "(self, x, y=<MISSING>, label=<MISSING>, tags=<MISSING>)"
+    )
+    first, second = Point(1), Point(2, 3.5, "p", [4])
+    assert (first.x, first.y, first.label, list(first.tags)) == (1, 0.0, "origin", [])
+    assert (second.x, second.y, second.label, list(second.tags)) == (2, 3.5, "p", [4])
+    assert not first.tags.same_as(Point(1).tags)  # the factory runs per object
+
+
+def test_values_convert_through_the_field_type_on_every_set():
+    point = Point(1)
+    point.y = 2  # int -> float
+    point.tags = [1, 2]
+    assert isinstance(point.y, float) and point.y == 2.0
+    assert isinstance(point.tags, tvm_ffi.List) and list(point.tags) == [1, 2]
+
+
+def test_wrong_field_type_raises_type_error():
+    with pytest.raises(TypeError, match=r"__ffi_init__\(\) field 'x':\n  expected int, got str"):
+        Point("one")
+    point = Point(1)
+    with pytest.raises(TypeError, match="expected int, got str"):
+        point.x = "two"
+    assert point.x == 1
+
+
+def test_missing_required_argument_raises_type_error():
+    with pytest.raises(TypeError, match="missing required argument: 'x'"):
+        Point()
+
+
+def test_duplicate_type_key_raises_value_error():
+    with pytest.raises(ValueError, match="Type key 'test.pyclass.Point' is already registered"):
+
+        @py_class("test.pyclass.Point")
+        class Again(tvm_ffi.Object):
+            x: int
+
+
+def test_unsupported_annotation_rolls_back_so_the_key_can_be_reused():
+    key = unique_key("Rollback")
+    with pytest.raises(TypeError, match="field 'items'"):
+
+        @py_class(key)
+        class Bad(tvm_ffi.Object):
+            items: typing.Sequence[int]
+
+    @py_class(key)
+    class Good(tvm_ffi.Object):
+        items: list[int]
+
+    assert list(Good([1]).items) == [1]
+
+
+def test_class_must_derive_from_object():
+    with pytest.raises(TypeError, match="must inherit from a registered FFI Object type"):
+
+        @py_class(unique_key("Plain"))
+        class Plain:
+            x: int
+
+
+def test_unknown_structural_eq_raises_value_error():
+    with pytest.raises(ValueError, match="structural_eq must be one of"):
+        py_class(unique_key("S"), structural_eq="graph")
+
+
+def test_bare_decorator_uses_module_and_qualname():
+    @py_class
+    class Bare(tvm_ffi.Object):
+        x: int = 0
+
+    info = core._type_cls_to_type_info(Bare)
+    assert info.type_key == f"{__name__}.{Bare.__qualname__}"
+
+
+def test_kw_only_marker_and_decorator_option():
+    @py_class(unique_key("Kw"))
+    class Kw(tvm_ffi.Object):
+        a: int
+        _: KW_ONLY
+        b: int
+        c: int = field(default=3, kw_only=False)
+
+    assert str(inspect.signature(Kw.__init__)) == "(self, a, c=<MISSING>, *, b)"
+    made = Kw(1, b=2)
+    assert (made.a, made.b, made.c) == (1, 2, 3)
+    with pytest.raises(TypeError, match="positional"):
+        Kw(1, 5, 2)
+
+    @py_class(unique_key("AllKw"), kw_only=True)
+    class AllKw(tvm_ffi.Object):
+        a: int
+        b: int = 2
+
+    assert str(inspect.signature(AllKw.__init__)) == "(self, *, a, b=<MISSING>)"
+
+
+def test_init_false_field_keeps_its_default():
+    @py_class(unique_key("NoInit"))
+    class NoInit(tvm_ffi.Object):
+        a: int
+        counter: int = field(default=7, init=False)
+
+    assert str(inspect.signature(NoInit.__init__)) == "(self, a)"
+    assert NoInit(1).counter == 7
+
+
+def test_post_init_runs_after_generated_init():
+    seen = []
+
+    @py_class(unique_key("Post"))
+    class Post(tvm_ffi.Object):
+        a: int
+
+        def __post_init__(self) -> None:
+            seen.append(self.a)
+
+    Post(4)
+    assert seen == [4]
+
+
+def test_user_init_runs_on_an_allocated_object():
+    @py_class(unique_key("Custom"))
+    class Custom(tvm_ffi.Object):
+        a: int
+        b: str
+
+        def __init__(self, value: int) -> None:
+            super().__init__()
+            self.a = value * 2
+            self.b = str(value)
+
+    made = Custom(21)
+    assert (made.a, made.b) == (42, "21")
+
+
+def test_init_property_is_computed_once_after_init():
+    @py_class(unique_key("Area"))
+    class Rect(tvm_ffi.Object):
+        w: int
+        h: int
+
+        @init_property
+        def area(self) -> int:
+            return self.w * self.h
+
+    rect = Rect(3, 4)
+    assert rect.area == 12
+    rect.w = 10
+    assert rect.area == 12
+    assert str(inspect.signature(Rect.__init__)) == "(self, w, h)"
+
+
+def test_forward_reference_resolves_when_the_class_is_defined():
+    @py_class(unique_key("Early"))
+    class Early(tvm_ffi.Object):
+        other: Optional[LaterDefined] = None  # noqa: F821, UP045
+
+    with pytest.raises(TypeError, match="unresolved forward references: LaterDefined"):
+        Early()
+
+    global LaterDefined
+
+    @py_class(unique_key("Later"))
+    class LaterDefined(tvm_ffi.Object):
+        v: int = 0
+
+    made = Early(LaterDefined(3))
+    assert made.other.v == 3
+    with pytest.raises(TypeError, match="expected"):
+        Early(other=1)
+
+
+def test_self_reference_and_recursive_equality_and_hash():
+    chain = Node(1, Node(2, Node(3)))
+    same = Node(1, Node(2, Node(3)))
+    assert chain == same and chain is not same
+    assert hash(chain) == hash(same)
+    assert chain != Node(1, Node(2))
+    assert chain.next.next.value == 3
+
+
+def test_order_compares_fields_recursively():
+    @py_class(unique_key("Ord"), order=True)
+    class Ord(tvm_ffi.Object):
+        a: int
+        b: str
+
+    assert Ord(1, "b") < Ord(2, "a")
+    assert Ord(1, "a") < Ord(1, "b") <= Ord(1, "b")
+    assert Ord(3, "a") > Ord(2, "z") >= Ord(2, "z")
+
+
+def test_frozen_fields_are_read_only_except_through_set():
+    @py_class(unique_key("Frozen"), frozen=True)
+    class Frozen(tvm_ffi.Object):
+        a: int
+
+    made = Frozen(1)
+    with pytest.raises(AttributeError):
+        made.a = 2
+    Frozen.a.set(made, 5)
+    assert made.a == 5
+
+
+def test_frozen_single_field():
+    @py_class(unique_key("OneFrozen"))
+    class OneFrozen(tvm_ffi.Object):
+        a: int = field(frozen=True)
+        b: int = 0
+
+    made = OneFrozen(1)
+    made.b = 3
+    with pytest.raises(AttributeError):
+        made.a = 2
+
+
+def test_copy_deepcopy_replace():
+    point = Point(1, 2.0, "p", [1])
+    shallow = copy.copy(point)
+    assert shallow is not point and shallow.tags.same_as(point.tags)
+    deep = copy.deepcopy(point)
+    assert not deep.tags.same_as(point.tags) and list(deep.tags) == [1]
+    replaced = point.__replace__(x=9)
+    assert (replaced.x, replaced.label, point.x) == (9, "p", 1)
+
+
+def test_inheritance_three_levels_across_c_class_and_py_class():
+    base = tvm_ffi.testing._TestCxxClassDerived
+
+    @py_class(unique_key("Child"))
+    class Child(base):
+        extra: int = 0
+
+    @py_class(unique_key("GrandChild"))
+    class GrandChild(Child):
+        name: str = "g"
+
+    info = core._type_cls_to_type_info(GrandChild)
+    assert [t.type_key for t in (info.parent_type_info, info.parent_type_info.parent_type_info)]
+    made = GrandChild(1, 2, 3.0, 4.0, extra=5, name="n")
+    assert (made.v_i64, made.v_i32, made.v_f64, made.v_f32) == (1, 2, 3.0, 4.0)
+    assert (made.extra, made.name) == (5, "n")
+    assert isinstance(made, base)
+    assert [f.name for f in fields(GrandChild)][-2:] == ["extra", "name"]
+    child_offset = core._type_cls_to_type_info(Child).fields[0].offset
+    parent_end = max(f.offset + f.size for f in core._type_cls_to_type_info(base).fields)
+    assert child_offset >= parent_end
+
+
+def test_methods_are_registered_natively():
+    @py_class(unique_key("WithMethods"))
+    class WithMethods(tvm_ffi.Object):
+        x: int
+
+        @method
+        def doubled(self) -> int:
+            return self.x * 2
+
+        @method
+        @staticmethod
+        def build(value: int) -> WithMethods:
+            return WithMethods(value)
+
+        def not_registered(self) -> int:
+            return 0
+
+    info = core._type_cls_to_type_info(WithMethods)
+    methods = {m.name: m for m in info.methods}
+    assert set(methods) == {"doubled", "build"}
+    assert methods["build"].is_static and not methods["doubled"].is_static
+    made = methods["build"].func(4)
+    assert isinstance(made, WithMethods)
+    assert methods["doubled"].func(made) == 8
+    assert made.doubled() == 8
+
+
+def test_method_rejects_classmethod_and_non_callables():
+    with pytest.raises(TypeError, match="classmethod"):
+        method(classmethod(lambda cls: None))
+    with pytest.raises(TypeError, match="expects a function"):
+        method(3)
+
+
+def test_type_attribute_hooks_are_honoured_by_native_functions():
+    @py_class(unique_key("Hooks"), eq=True, unsafe_hash=True)
+    class Hooks(tvm_ffi.Object):
+        key: int
+        noise: int = 0
+
+        def __ffi_repr__(self, fn: object) -> str:
+            return f"Hooks<{self.key}>"
+
+        def __ffi_eq__(self, other: Hooks, fn: object) -> bool:
+            return self.key == other.key
+
+        def __ffi_hash__(self, fn: object) -> int:
+            return self.key
+
+    assert repr(Hooks(3, 1)) == "Hooks<3>"
+    assert Hooks(3, 1) == Hooks(3, 2)
+    assert hash(Hooks(3, 1)) == hash(Hooks(3, 2))
+
+
+def test_structural_equality_kinds_and_ignored_fields():
+    @py_class(unique_key("Var"), structural_eq="var")
+    class Var(tvm_ffi.Object):
+        name: str = field(structural_eq="ignore")
+
+    @py_class(unique_key("Let"))
+    class Let(tvm_ffi.Object):
+        var: Var = field(structural_eq="def")
+        body: Var
+
+    x, y = Var("x"), Var("y")
+    assert tvm_ffi.structural_equal(Let(x, x), Let(y, y))
+    assert not tvm_ffi.structural_equal(Let(x, x), Let(y, Var("z")))
+    assert tvm_ffi.structural_hash(Let(x, x)) == tvm_ffi.structural_hash(Let(y, y))
+    assert not tvm_ffi.structural_equal(x, y)  # free variables compare by identity
+    with pytest.raises(Exception, match="unsupported|not support"):
+
+        @py_class(unique_key("NoStruct"), structural_eq=None)
+        class NoStruct(tvm_ffi.Object):
+            a: int
+
+        tvm_ffi.structural_hash(NoStruct(1))
+
+
+def test_json_round_trip_and_pickle():
+    point = Point(1, 2.5, "a label long enough for the heap", [3])
+    text = serialization.to_json_graph_str(point)
+    loaded = serialization.from_json_graph_str(text)
+    assert isinstance(loaded, Point)
+    assert (loaded.x, loaded.y, loaded.label, list(loaded.tags)) == (1, 2.5, point.label, [3])
+    restored = pickle.loads(pickle.dumps(Node(1, Node(2))))
+    assert restored == Node(1, Node(2))
+
+
+def test_native_constructor_by_type_key():
+    make = tvm_ffi.get_global_func("ffi.MakeObjectFromPackedArgs")
+    made = make("test.pyclass.Point", "x", 5, "label", "k")
+    assert isinstance(made, Point)
+    assert (made.x, made.label, made.y) == (5, "k", 0.0)
+
+
+def test_objects_have_no_instance_dict():
+    point = Point(1)
+    with pytest.raises(AttributeError):
+        point.not_a_field = 1
+
+
+@pytest.mark.skipif(sys.version_info < (3, 10), reason="match statements need Python 3.10")
+def test_match_args_follow_positional_fields():
+    assert Point.__match_args__ == ("x", "y", "label", "tags")
+
+
+def test_large_dag_hashes_and_compares():
+    def build(size: int) -> Node:
+        node = None
+        for i in range(size):
+            node = Node(i, node)
+        return node
+
+    first, second = build(10_000), build(10_000)
+    assert tvm_ffi.structural_hash(first) == tvm_ffi.structural_hash(second)
+    assert tvm_ffi.structural_equal(first, second)
