@@ -5,7 +5,8 @@
 // Each node is built once, children first, with an explicit stack; nodes reached twice give the
 // same value. Reflected objects are made by their creator (or `__ffi_new__` type attribute) and
 // filled through their field setters: a field missing from the data takes its default, and is an
-// error when it has none; unknown field names are ignored. A `__data_from_json__` type
+// error when it has none; unknown field names are ignored. An enum member's node holds its index
+// and reads back as the registered singleton. A `__data_from_json__` type
 // attribute builds its objects from the node data instead. A malformed graph (missing keys, bad
 // node index, data of the wrong kind, unknown type key, a node that holds itself) is a
 // ValueError naming the node and the problem.
@@ -16,6 +17,7 @@
 #include <tvm/ffi/container/map.h>
 #include <tvm/ffi/container/shape.h>
 #include <tvm/ffi/dtype.h>
+#include <tvm/ffi/enum.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/extra/serialization.h>
 #include <tvm/ffi/function.h>
@@ -194,6 +196,10 @@ class GraphReader {
       return pending;
     }
     const TVMFFITypeInfo* info = ObjectTypeInfo(type);
+    if (details::IsObjectInstance<EnumObj>(info->type_index)) {
+      Record(index, EnumMember(info->type_index, data));
+      return std::nullopt;
+    }
     if (AnyView hook = data_from_json_[info->type_index]; hook != nullptr) {
       Any made = hook.cast<Function>()(data);
       Record(index, made);
@@ -252,6 +258,17 @@ class GraphReader {
       return Any(Shape(dims));
     }
     return std::nullopt;
+  }
+
+  /// The singleton of an enum type named by a node's index (an integer for an IntEnum).
+  static Any EnumMember(int32_t type_index, const Any& data) {
+    if (details::IsObjectInstance<IntEnumObj>(type_index)) {
+      if (data.type_index() != kTVMFFIInt) {
+        Fail("expected an integer enum index, got `", KindOf(data), "`");
+      }
+      return EnumObj::_GetByIntIndex(type_index, data.cast<int64_t>());
+    }
+    return EnumObj::_GetByStrIndex(type_index, TextOf(data));
   }
 
   /// The registered object type of a node type key.

@@ -8,8 +8,9 @@
 // base64, DataType its name, Device [device_type, device_id], ffi.Shape its dims,
 // ffi.Array/ffi.List the element nodes, ffi.Map/ffi.Dict [k0, v0, k1, v1, ...] nodes, and reflected
 // objects a map from field name to node (fields of None, int, float, bool and DataType static type
-// hold their value). A `__data_to_json__` type attribute writes its result as the data. The walk
-// uses an explicit stack, so deep values do not exhaust the native stack.
+// hold their value). Enum members (ffi.Enum subclasses) are written as their index: the integer
+// for an ffi.IntEnum, the string otherwise. A `__data_to_json__` type attribute writes its result
+// as the data. The walk uses an explicit stack, so deep values do not exhaust the native stack.
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/big_int.h>
 #include <tvm/ffi/container/array.h>
@@ -18,6 +19,7 @@
 #include <tvm/ffi/container/map.h>
 #include <tvm/ffi/container/shape.h>
 #include <tvm/ffi/dtype.h>
+#include <tvm/ffi/enum.h>
 #include <tvm/ffi/extra/serialization.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/reflection/accessor.h>
@@ -177,6 +179,9 @@ class GraphWriter {
                                 << "` holds itself";
     }
     const Object* obj = value.as<Object>();
+    if (obj->IsInstance<EnumObj>()) {
+      return AddNode(std::move(key), obj->GetTypeKey(), EnumIndexOf(obj));
+    }
     if (Optional<Function> hook = CustomWriter(type_index)) {
       return AddNode(std::move(key), obj->GetTypeKey(), (*hook)(value));
     }
@@ -254,6 +259,13 @@ class GraphWriter {
     nodes_.push_back(std::move(node));
     index_.emplace(std::move(key), index);
     return index;
+  }
+
+  /// The index an enum member is written as: the integer of an IntEnum, else the string.
+  static Any EnumIndexOf(const Object* obj) {
+    const auto* member = static_cast<const EnumObj*>(obj);
+    if (obj->IsInstance<IntEnumObj>()) return Any(member->_int_index);
+    return Any(member->_str_index);
   }
 
   Optional<Function> CustomWriter(int32_t type_index) {

@@ -93,11 +93,15 @@ cdef bint is_instance_of_index(object value, int32_t type_index) except -1:
 
 
 cdef CAny convert_object(_TypeConverter conv, object value, bint* changed):
-    """An object of the type (or a subtype) passes as is; any other value is packed and
-    handed to the type's ``__ffi_convert__`` when it has one."""
+    """An object of the type (or a subtype) passes as is; an int or str index of an enum type
+    is its member; any other value is packed and handed to the type's ``__ffi_convert__`` when
+    it has one."""
     if is_instance_of_index(value, conv.type_index):
         return cany_from_value(value)
     changed[0] = True
+    member = enum_member_at(conv.type_index, value)
+    if member is not None:
+        return cany_from_value(member)
     packed = pack_checked(value, conv.hint, value)
     convert_attr = converter_convert_attr(conv)
     if convert_attr is None:
@@ -113,6 +117,14 @@ cdef CAny convert_object(_TypeConverter conv, object value, bint* changed):
     if is_cell_instance_of(converted, conv.type_index):
         return converted
     raise expected_error(conv.hint, value)
+
+
+cdef object enum_member_at(int32_t type_index, object value):
+    """The member of an enum type at an int or str index (None when there is none)."""
+    if not (isinstance(value, str) or (type(value) is int and -(2**63) <= value < 2**63)):
+        return None
+    state = _lookup_type_attr(type_index, "__ffi_enum__")
+    return None if state is None else state.indexes.get(value)
 
 
 cdef object converter_convert_attr(_TypeConverter conv):

@@ -6,23 +6,28 @@
 
 from ..core import Object
 from .c_class import c_class
+from .enum import Enum, EnumAttrMap, EnumState, IntEnum, StrEnum, auto, entry
 from .field import KW_ONLY, MISSING, Field, field, init_property
 from .gen_abi_cpp import gen_abi_cpp
 from .helpers import asdict, astuple, fields, is_dataclass, replace
 from .py_class import method as method  # public as tvm_ffi.method, as upstream
 from .py_class import py_class
 
-# Added by other modules of this package (one import line each):
-# enum.py: Enum, EnumAttrMap, EnumState, IntEnum, StrEnum, auto, entry
-
 __all__ = [
     "KW_ONLY",
     "MISSING",
+    "Enum",
+    "EnumAttrMap",
+    "EnumState",
     "Field",
+    "IntEnum",
     "Object",
+    "StrEnum",
     "asdict",
     "astuple",
+    "auto",
     "c_class",
+    "entry",
     "field",
     "fields",
     "gen_abi_cpp",

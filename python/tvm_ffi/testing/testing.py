@@ -14,11 +14,11 @@ from typing import Any, Callable, ClassVar
 
 import pytest
 
-from .. import core
 from .._dtype import dtype
 from ..core import Device, Object
 from ..dataclasses import c_class
-from ..registry import get_global_func, register_object
+from ..registry import get_global_func
+from ._enums import _TestCxxIntEnum, _TestCxxStrEnum
 
 requires_py310 = pytest.mark.skipif(sys.version_info < (3, 10), reason="requires Python 3.10+")
 requires_py312 = pytest.mark.skipif(sys.version_info < (3, 12), reason="requires Python 3.12+")
@@ -179,24 +179,6 @@ class _TestCxxClassDerivedDerived(_TestCxxClassDerived):
 
     v_str: str
     v_bool: bool
-
-
-def _class_of(type_key: str) -> Any:
-    """Return the class objects of a native type are bound to (its fallback class if none)."""
-    type_index = core._object_type_key_to_index(type_key)
-    if type_index is None:
-        raise ValueError(f"_class_of(): type key '{type_key}' is not registered")
-    return core._class_for_type_index(type_index)
-
-
-@register_object("testing.TestCxxIntEnum")
-class _TestCxxIntEnum(_class_of("ffi.IntEnum")):  # type: ignore[misc]  # a runtime-made base
-    """The native IntEnum class ``testing.TestCxxIntEnum``; it has no members yet."""
-
-
-@register_object("testing.TestCxxStrEnum")
-class _TestCxxStrEnum(_class_of("ffi.StrEnum")):  # type: ignore[misc]  # a runtime-made base
-    """The native StrEnum class ``testing.TestCxxStrEnum``; it has no members yet."""
 
 
 @c_class("testing.TestCxxEnumHolder")
