@@ -12,7 +12,8 @@
 // `__ffi_eq__` (equality) or `__ffi_compare__` (equality and order) type attribute. Equality never
 // fails: values of different types are unequal, NaN equals NaN, a pair met again while it is being
 // compared counts as equal. Ordering raises TypeError for different types, NaN, maps and unordered
-// POD values, and ValueError for cycles.
+// POD values, and ValueError for cycles. A pair of objects is compared once per call: shared
+// nodes of a DAG cost nothing the second time.
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/big_int.h>
 #include <tvm/ffi/container/map_base.h>
@@ -24,7 +25,9 @@
 
 #include <cmath>
 #include <optional>
-#include <set>
+#include <functional>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -152,7 +155,20 @@ class RecursiveComparer {
       TVM_FFI_THROW(ValueError) << "Cannot order values that contain a cycle (a "
                                 << lhs->GetTypeKey() << " refers back to itself)";
     }
-    ActivePair guard(this, key);
+    auto settled = settled_.find(key);
+    if (settled != settled_.end()) return settled->second;
+    int order = 0;
+    {
+      ActivePair guard(this, key);
+      order = CompareContent(lhs, rhs);
+    }
+    settled_.emplace(key, order);
+    return order;
+  }
+
+  /// Compares two distinct objects of one type: by hook, elements or fields.
+  int CompareContent(const Object* lhs, const Object* rhs) {
+    int32_t type_index = lhs->type_index();
     if (type_index >= kTVMFFIStaticObjectEnd) {
       if (std::optional<int> hooked = CompareByHook(lhs, rhs)) return *hooked;
     }
@@ -239,8 +255,17 @@ class RecursiveComparer {
     return order;
   }
 
+  using ObjectPair = std::pair<const Object*, const Object*>;
+  struct ObjectPairHash {
+    size_t operator()(const ObjectPair& pair) const {
+      return std::hash<const Object*>()(pair.first) * 31 + std::hash<const Object*>()(pair.second);
+    }
+  };
+
   bool eq_only_;
-  std::set<std::pair<const Object*, const Object*>> active_;
+  std::unordered_set<ObjectPair, ObjectPairHash> active_;
+  // Pairs already compared, with their result: a DAG's shared nodes are compared once.
+  std::unordered_map<ObjectPair, int, ObjectPairHash> settled_;
 };
 
 int CompareForOrder(const Any& lhs, const Any& rhs) {

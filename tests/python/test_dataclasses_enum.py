@@ -570,3 +570,17 @@ def test_python_enum_field_without_ffi_type_is_type_error() -> None:
         class Shade(Enum, type_key="test_enum.ShadeNoType"):
             level: set[int]
             dark = entry(level={1})
+
+
+def test_holder_takes_indices_of_its_enum_fields() -> None:
+    holder = _TestCxxEnumHolder(10, "+")
+    assert holder.priority.same_as(_TestCxxIntEnum.low)
+    assert holder.opcode.same_as(_TestCxxStrEnum.add)
+    holder.priority = 20
+    holder.opcode = "*"
+    assert holder.priority.same_as(_TestCxxIntEnum.high)
+    assert holder.opcode.same_as(_TestCxxStrEnum.mul)
+    keyword = _TestCxxEnumHolder(priority="high", opcode=_TestCxxStrEnum.add)
+    assert keyword.priority.same_as(_TestCxxIntEnum.high)
+    with pytest.raises(TypeError):
+        holder.priority = 99

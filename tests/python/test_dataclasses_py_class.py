@@ -409,13 +409,75 @@ def test_match_args_follow_positional_fields():
     assert Point.__match_args__ == ("x", "y", "label", "tags")
 
 
-def test_large_dag_hashes_and_compares():
-    def build(size: int) -> Node:
-        node = None
-        for i in range(size):
-            node = Node(i, node)
-        return node
+@py_class("test.pyclass.DagNode", eq=True, unsafe_hash=True, structural_eq="dag")
+class DagNode(tvm_ffi.Object):
+    value: int
+    left: Optional[DagNode] = None  # noqa: UP045
+    right: Optional[DagNode] = None  # noqa: UP045
 
-    first, second = build(10_000), build(10_000)
+
+def build_dag(width: int = 100, depth: int = 100) -> tvm_ffi.Array:
+    """``width * depth`` nodes in layers, each pointing to two nodes of the layer below."""
+    layer = [DagNode(i) for i in range(width)]
+    for level in range(1, depth):
+        below = layer
+        layer = [DagNode(level * width + i, below[i], below[(i + 1) % width]) for i in range(width)]
+    return tvm_ffi.Array(layer)
+
+
+def test_large_dag_hashes_and_compares():
+    """10,000 nodes and 2**99 paths from the top: each shared node must be visited once."""
+    first, second = build_dag(), build_dag()
     assert tvm_ffi.structural_hash(first) == tvm_ffi.structural_hash(second)
     assert tvm_ffi.structural_equal(first, second)
+    assert hash(first[0]) == hash(second[0])
+    assert first[0] == second[0]
+    changed = build_dag()
+    changed[5].left.left.value = -1
+    assert first[5] != changed[5]
+    assert not tvm_ffi.structural_equal(first, changed)
+
+
+def test_super_init_from_a_user_init_does_nothing():
+    @py_class(unique_key("Base"))
+    class Base(tvm_ffi.Object):
+        a: int
+
+    @py_class(unique_key("Derived"))
+    class Derived(Base):
+        b: int
+
+        def __init__(self, value: int) -> None:
+            super().__init__(value)  # the object exists already: nothing to do
+            self.a = value
+            self.b = value + 1
+
+    made = Derived(3)
+    assert (made.a, made.b) == (3, 4)
+
+    @py_class(unique_key("OnNative"))
+    class OnNative(tvm_ffi.testing._TestCxxClassDerived):
+        extra: int = 0
+
+        def __init__(self) -> None:
+            super().__init__(1, 2, 3.0, 4.0)
+            self.v_i64 = 7
+
+    assert OnNative().v_i64 == 7
+
+
+def test_default_factory_and_frozen_defaults_in_the_generated_init():
+    calls = []
+
+    def make_tags() -> list[int]:
+        calls.append(1)
+        return [len(calls)]
+
+    @py_class(unique_key("Factory"))
+    class Factory(tvm_ffi.Object):
+        tags: list[int] = field(default_factory=make_tags)
+        hidden: str = field(default="h", init=False)
+
+    first, second = Factory(), Factory([9])
+    assert (list(first.tags), list(second.tags), first.hidden) == ([1], [9], "h")
+    assert len(calls) == 1

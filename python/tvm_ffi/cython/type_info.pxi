@@ -137,6 +137,7 @@ cdef class FFIProperty:
     cdef int store_kind
     cdef TVMFFIFieldGetter getter
     cdef object converter
+    cdef object enum_schema
     cdef bint holds_str
 
     def __init__(self, field, bint writable, doc=None):
@@ -148,6 +149,7 @@ cdef class FFIProperty:
         self.getter = <TVMFFIFieldGetter><void*><uint64_t>field.getter
         self.converter = field.py_converter
         self.holds_str = field.ty is not None and field.ty.origin == "str"
+        self.enum_schema = field.ty if _is_enum_schema(field.ty) else None
         self.__doc__ = doc
 
     def __get__(self, obj, objtype):
@@ -190,8 +192,19 @@ cdef class FFIProperty:
         return self.__get__(obj, type(obj))
 
 
+def _is_enum_schema(schema):
+    """Whether a TypeSchema names an enum class (whose int or str index stands for a member)."""
+    if schema is None or schema.origin_type_index < kTVMFFIStaticObjectBegin:
+        return False
+    enum_index = _object_type_key_to_index("ffi.Enum")
+    return enum_index is not None and type_index_derives_from(schema.origin_type_index,
+                                                              enum_index)
+
+
 cdef int write_field(FFIProperty prop, object obj, object value) except -1:
     if prop.converter is None:
+        if prop.enum_schema is not None and not isinstance(value, CObject):
+            value = _to_py_class_value(prop.enum_schema.convert(value))
         _field_set(obj, prop.field, value)
         return 0
     return store_converted(prop, object_field_address(obj, prop.offset), value)

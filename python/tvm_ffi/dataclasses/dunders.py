@@ -16,6 +16,10 @@ from ..registry import get_global_func
 from .field import INIT_PROPERTY_FUNCS_ATTR
 from .helpers import DATACLASS_MARKER, type_info_chain
 
+#: Set to True on ``@py_class`` classes, whose user-written ``__init__`` runs on an object
+#: allocated beforehand (a base class's generated ``__init__`` then has nothing to do).
+PY_CLASS_MARKER = "__ffi_py_class__"
+
 _EQ_FAMILY = ("__eq__", "__ne__")
 _ORDER_FAMILY = ("__lt__", "__le__", "__gt__", "__ge__")
 
@@ -147,13 +151,19 @@ def make_init(cls: type, info: Any, initializer: core.Function) -> Callable[...,
     would not be the one constructed.
     """
     stored = init_property_funcs(cls)
+    signature = init_signature(info)
+    to_enum = _enum_argument_converter(info, signature)
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if getattr(type(self), PY_CLASS_MARKER, False) and self.__chandle__() != 0:
+            return  # super().__init__() from a py_class __init__: the object already exists
         if core._type_cls_to_type_info(type(self)) is not info:
             raise TypeError(
                 f"Calling `super().__init__()` is not supported for @c_class `{cls.__name__}`: "
                 f"`{type(self).__name__}` needs its own generated or native initializer"
             )
+        if to_enum is not None:
+            args, kwargs = to_enum(args, kwargs)
         tail = _keyword_tail(kwargs) if kwargs else []
         self.__init_handle_by_constructor__(initializer, *args, *tail)
         for name, func in stored:
@@ -162,8 +172,35 @@ def make_init(cls: type, info: Any, initializer: core.Function) -> Callable[...,
         if post_init is not None:
             post_init(self)
 
-    setattr(__init__, "__signature__", init_signature(info))  # noqa: B010 - unknown to mypy
+    setattr(__init__, "__signature__", signature)  # noqa: B010 - unknown to mypy
     return _name_method(__init__, cls)
+
+
+_Arguments = tuple[tuple[Any, ...], dict[str, Any]]
+
+
+def _enum_argument_converter(
+    info: Any, signature: inspect.Signature
+) -> Callable[[tuple[Any, ...], dict[str, Any]], _Arguments] | None:
+    """Turn int or str indices given for enum fields into the members (None: no enum field).
+
+    The native initializer stores objects as they are; an index names a member only in Python.
+    """
+    schemas = {f.name: f.ty for f in all_type_fields(info) if core._is_enum_schema(f.ty)}
+    if not schemas:
+        return None
+    positional = [p.name for p in signature.parameters.values()][1:]
+
+    def convert(name: str, value: Any) -> Any:
+        if name not in schemas or isinstance(value, core.Object):
+            return value
+        return core._to_py_class_value(schemas[name].convert(value))
+
+    def to_enum(args: tuple[Any, ...], kwargs: dict[str, Any]) -> _Arguments:
+        converted = tuple(convert(name, value) for name, value in zip(positional, args))
+        return converted + args[len(converted) :], {k: convert(k, v) for k, v in kwargs.items()}
+
+    return to_enum
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])

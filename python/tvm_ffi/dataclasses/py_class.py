@@ -16,7 +16,7 @@ import typing
 from typing import Any, Callable, ClassVar, TypeVar, overload
 
 from .. import core
-from .dunders import install_dunders
+from .dunders import PY_CLASS_MARKER, install_dunders
 from .field import INIT_PROPERTY_FUNCS_ATTR, KW_ONLY, MISSING, Field, init_property, own_annotations
 from .py_class_init import can_generate_init, make_py_class_init
 
@@ -235,6 +235,7 @@ def _define(cls: _ClassT, type_key: str | None, options: _Options,
     key = type_key if type_key is not None else f"{cls.__module__}.{cls.__qualname__}"
     fields = _declared_fields(cls, options)
     info = core._register_py_class(parent, key, cls)
+    setattr(cls, PY_CLASS_MARKER, True)
     pending = _PendingClass(cls, info, options, fields, localns)
     try:
         resolved = _try_resolve(pending)
