@@ -481,3 +481,52 @@ def test_default_factory_and_frozen_defaults_in_the_generated_init():
     first, second = Factory(), Factory([9])
     assert (list(first.tags), list(second.tags), first.hidden) == ([1], [9], "h")
     assert len(calls) == 1
+
+
+def test_structural_kinds_singleton_dag_const_tree():
+    @py_class(unique_key("Single"), structural_eq="singleton")
+    class Single(tvm_ffi.Object):
+        x: int
+
+    @py_class(unique_key("Shared"), structural_eq="dag")
+    class Shared(tvm_ffi.Object):
+        x: int
+
+    @py_class(unique_key("Const"), structural_eq="const-tree")
+    class Const(tvm_ffi.Object):
+        x: int
+
+    @py_class(unique_key("Pair"))
+    class Pair(tvm_ffi.Object):
+        a: tvm_ffi.Object
+        b: tvm_ffi.Object
+
+    one = Single(1)
+    assert tvm_ffi.structural_equal(one, one)
+    assert not tvm_ffi.structural_equal(one, Single(1))  # unique instances: identity
+    shared, other = Shared(1), Shared(1)
+    assert tvm_ffi.structural_equal(Pair(shared, shared), Pair(other, other))
+    assert not tvm_ffi.structural_equal(Pair(shared, shared), Pair(Shared(1), Shared(1)))
+    assert tvm_ffi.structural_equal(Const(1), Const(1))
+    assert not tvm_ffi.structural_equal(Const(1), Const(2))
+
+
+def test_cycles_compare_and_eq_without_hash_is_rejected():
+    @py_class(unique_key("Cyclic"), eq=True)
+    class Cyclic(tvm_ffi.Object):
+        value: int
+        other: Optional[tvm_ffi.Object] = None  # noqa: UP045
+
+    first, second = Cyclic(1), Cyclic(1)
+    first.other, second.other = first, second
+    assert first == second  # a pair met again while being compared counts as equal
+
+    @py_class(unique_key("EqOnly"), unsafe_hash=True)
+    class EqOnly(tvm_ffi.Object):
+        key: int
+
+        def __ffi_eq__(self, other: EqOnly, fn: object) -> bool:
+            return self.key == other.key
+
+    with pytest.raises(ValueError, match="has no __ffi_hash__"):
+        hash(EqOnly(1))
