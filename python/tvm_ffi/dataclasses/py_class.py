@@ -11,6 +11,7 @@ are registered as soon as every name resolves (checked after each ``@py_class``)
 
 from __future__ import annotations
 
+import re
 import sys
 import typing
 from typing import Any, Callable, ClassVar, TypeVar, overload
@@ -328,7 +329,7 @@ def _try_resolve(pending: _PendingClass) -> bool:
     try:
         hints = _resolve_annotations(pending, [f.name for f in pending.fields])
     except NameError as err:
-        pending.unresolved = [str(getattr(err, "name", None) or err)]
+        pending.unresolved = [_undefined_name(err)]
         return False
     for made in pending.fields:
         made.type = hints[made.name]
@@ -339,6 +340,15 @@ def _try_resolve(pending: _PendingClass) -> bool:
                 f"py_class(): field '{made.name}' of {pending.cls.__qualname__}: {err}"
             ) from None
     return True
+
+
+def _undefined_name(err: NameError) -> str:
+    """Return the name a NameError is about (3.9's NameError has it in its message only)."""
+    name = getattr(err, "name", None)
+    if name:
+        return str(name)
+    found = re.search(r"name '([^']+)' is not defined", str(err))
+    return found.group(1) if found else str(err)
 
 
 def _resolve_annotations(pending: _PendingClass, names: list[str]) -> dict[str, Any]:
