@@ -11,15 +11,17 @@ with its backtrace is far larger than 16 bytes.
 
 from __future__ import annotations
 
+import copy
 import gc
 import os
 import tracemalloc
-from typing import Callable
+from typing import Callable, Optional
 
 import pytest
 
 import tvm_ffi
 from tvm_ffi import libinfo
+from tvm_ffi.dataclasses import py_class
 
 ITERATIONS = 200_000
 RSS_BOUND = 1 << 20  # 1 MiB: 5 bytes per call
@@ -30,6 +32,7 @@ nop = tvm_ffi.get_global_func("testing.nop")
 apply = tvm_ffi.get_global_func("testing.apply")
 raise_error = tvm_ffi.get_global_func("testing.test_raise_error")
 tensor_sum = tvm_ffi.get_global_func("testing.tensor_sum_f32")
+make_record = tvm_ffi.get_global_func("ffi.MakeObjectFromPackedArgs")
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 
 
@@ -142,3 +145,25 @@ def test_module_function_lookup_and_call() -> None:
         module["testing_dll_test_add_with_docstring"](1, 2)
 
     assert_memory_flat(step)
+
+
+@py_class("test.leaks.Record")
+class _Record(tvm_ffi.Object):
+    number: int
+    text: str
+    items: list[int]
+    child: Optional[_Record] = None  # noqa: UP045 - Optional works on every supported Python
+
+
+def test_py_class_objects_created_written_copied_and_freed() -> None:
+    long_text = "a string too long to be stored inline in the field's cell"
+
+    def step() -> None:
+        record = _Record(1, long_text, [1, 2], _Record(2, "short", []))
+        record.text = long_text + "!"
+        record.child = None
+        record.items = [3]
+        copy.deepcopy(record)
+        make_record("test.leaks.Record", "number", 3, "text", long_text, "items", [4])
+
+    assert_memory_flat(step, ITERATIONS // 4)
