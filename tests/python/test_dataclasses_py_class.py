@@ -201,6 +201,15 @@ def test_init_property_is_computed_once_after_init():
 
     rect = Rect(3, 4)
     assert rect.area == 12
+    area = fields(Rect)[-1]
+    assert (area.name, area.init, area.repr, area.compare, area.structural_eq) == (
+        "area",
+        False,
+        False,
+        False,
+        "ignore",
+    )
+    assert repr(rect).endswith("(w=3, h=4)")
     rect.w = 10
     assert rect.area == 12
     assert str(inspect.signature(Rect.__init__)) == "(self, w, h)"

@@ -296,8 +296,8 @@ def _field_of(cls: type, name: str) -> Field:
     if isinstance(value, Field):
         made = value
     elif isinstance(value, init_property):
-        made = Field(init=False, structural_eq="ignore", compare=True, hash=None, kw_only=None,
-                     doc=value.__doc__)  # fmt: skip
+        made = Field(init=False, repr=False, compare=False, hash=False, kw_only=False,
+                     structural_eq="ignore", doc=value.__doc__)  # fmt: skip
     else:
         made = Field(default=value, compare=True, hash=None, kw_only=None)
     if name in cls.__dict__:
