@@ -24,8 +24,8 @@
 #include <tvm/ffi/reflection/registry.h>
 
 #include <cmath>
-#include <optional>
 #include <functional>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
