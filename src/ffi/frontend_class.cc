@@ -18,6 +18,7 @@
 #include <tvm/ffi/reflection/object_def.h>
 #include <tvm/ffi/reflection/registry.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -193,13 +194,19 @@ void RegisterAttr(int32_t type_index, const char* name, const Function& value) {
 }
 
 void RegisterFrontendClass(int32_t type_index, int64_t total_size) {
-  if (TVMFFIGetTypeInfo(type_index) == nullptr) {
+  const TVMFFITypeInfo* info = FindTypeInfo(type_index);
+  if (info == nullptr) {
     TVM_FFI_THROW(ValueError) << "ffi._PyClassRegisterTypeAttrColumns: unknown type index "
                               << type_index;
   }
-  if (total_size < static_cast<int64_t>(sizeof(TVMFFIObject))) {
+  int64_t fields_end = static_cast<int64_t>(sizeof(TVMFFIObject));
+  reflection::ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* field) {
+    fields_end = std::max(fields_end, field->offset + field->size);
+  });
+  if (total_size < fields_end) {
     TVM_FFI_THROW(ValueError) << "ffi._PyClassRegisterTypeAttrColumns: total_size " << total_size
-                              << " is smaller than the object header";
+                              << " is smaller than the " << fields_end
+                              << " bytes the header and fields take";
   }
   RegisterAttr(type_index, reflection::type_attr::kNew,
                Function::FromTyped([=]() { return NewFrontendObject(type_index, total_size); }));

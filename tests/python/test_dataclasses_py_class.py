@@ -539,3 +539,24 @@ def test_cycles_compare_and_eq_without_hash_is_rejected():
 
     with pytest.raises(ValueError, match="has no __ffi_hash__"):
         hash(EqOnly(1))
+
+
+def test_native_registration_helpers_refuse_inconsistent_input():
+    info = core._type_cls_to_type_info(Point)
+    ffi_new = core._lookup_type_attr(info.type_index, "__ffi_new__")
+    with pytest.raises(ValueError, match="does not make"):
+        core._PyClassAllocator(ffi_new, info.type_index, info.total_size - 8)
+    with pytest.raises(ValueError, match="does not make"):
+        core._PyClassAllocator(ffi_new, 1 << 30, info.total_size)
+    register_columns = tvm_ffi.get_global_func("ffi._PyClassRegisterTypeAttrColumns")
+    with pytest.raises(ValueError, match="unknown type index"):
+        register_columns(1 << 30, 64)
+    with pytest.raises(ValueError, match="smaller than"):
+        register_columns(info.type_index, 32)
+    with pytest.raises(ValueError, match="registered already"):
+        core._rollback_py_class(info)
+    plan = core._PyClassInitPlan(
+        core._PyClassAllocator(ffi_new, info.type_index, info.total_size), info.type_key, [], []
+    )
+    with pytest.raises(TypeError, match="expected 0 arguments, got 2"):
+        core._py_class_init(Point.__new__(Point), plan, (1, 2))

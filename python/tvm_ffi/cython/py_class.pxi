@@ -72,6 +72,9 @@ def _register_py_class(parent_type_info, str type_key, type_cls):
 def _rollback_py_class(type_info):
     """Forgets a class whose registration failed before its fields were registered, so that
     its type key can be registered again (the native index stays allocated and is reused)."""
+    if type_info.fields is not None:
+        raise ValueError(f"_rollback_py_class(): the fields of '{type_info.type_key}' are "
+                         "registered already")
     _ROLLED_BACK_KEYS.add(type_info.type_key)
     _TYPE_INFO_CACHE.pop(type_info.type_index, None)
     cls = type_info.type_cls
@@ -274,6 +277,13 @@ cdef class _PyClassAllocator:
 
     def __init__(self, ffi_new, int32_t type_index, int64_t total_size):
         cdef CObject sample = ffi_new()
+        cdef const TVMFFITypeInfo* info = (
+            TVMFFIGetTypeInfo(type_index) if type_index_is_registered(type_index) else NULL)
+        if (info == NULL or info.metadata == NULL or info.metadata.total_size != total_size
+                or sample.chandle == NULL
+                or (<TVMFFIObject*>sample.chandle).type_index != type_index):
+            raise ValueError(f"_PyClassAllocator(): __ffi_new__ does not make {total_size}-byte "
+                             f"objects of type index {type_index}")
         self.deleter = (<TVMFFIObject*>sample.chandle).deleter
         self.type_index = type_index
         self.total_size = <size_t>total_size
@@ -318,6 +328,9 @@ def _py_class_init(CObject obj, _PyClassInitPlan plan, tuple args):
     already allocated: ``super().__init__()`` called from a user-written ``__init__``."""
     if obj.chandle != NULL:
         return True
+    if len(args) != len(plan.params):
+        raise TypeError(f"_py_class_init(): expected {len(plan.params)} arguments, "
+                        f"got {len(args)}")
     obj.chandle = plan.allocator.allocate()
     cdef tuple params = plan.params
     cdef tuple others = plan.others
