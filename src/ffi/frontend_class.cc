@@ -32,15 +32,15 @@ namespace {
 
 enum class FieldStorage { kInline, kObjectRef, kAny };
 
-/// How a field is stored. Fields of native (C++) ancestors are classified the same way: an
-/// 8-byte object field is an ObjectRef, a 16-byte field an Any cell, the rest plain data.
+/// How a field is stored. Fields of native (C++) ancestors are classified the same way, by size:
+/// 16 bytes is an Any cell (Any, String, Bytes, Optional of a value, Variant), 8 bytes of an
+/// object type or of Any (Optional of an object) a nullable ObjectRef, the rest plain data.
 FieldStorage StorageOf(int32_t static_type_index, int64_t size) {
-  if (static_type_index >= TypeIndex::kTVMFFIStaticObjectBegin) {
-    return size == static_cast<int64_t>(sizeof(Any)) ? FieldStorage::kAny
-                                                     : FieldStorage::kObjectRef;
-  }
-  if (static_type_index == TypeIndex::kTVMFFIAny || size == static_cast<int64_t>(sizeof(Any))) {
-    return FieldStorage::kAny;
+  if (size == static_cast<int64_t>(sizeof(Any))) return FieldStorage::kAny;
+  bool object_or_any = static_type_index >= TypeIndex::kTVMFFIStaticObjectBegin ||
+                       static_type_index == TypeIndex::kTVMFFIAny;
+  if (size == static_cast<int64_t>(sizeof(ObjectRef)) && object_or_any) {
+    return FieldStorage::kObjectRef;
   }
   return FieldStorage::kInline;
 }

@@ -560,3 +560,21 @@ def test_native_registration_helpers_refuse_inconsistent_input():
     )
     with pytest.raises(TypeError, match="expected 0 arguments, got 2"):
         core._py_class_init(Point.__new__(Point), plan, (1, 2))
+
+
+def test_native_parent_fields_are_released_with_the_object():
+    @py_class(unique_key("Holder"))
+    class Holder(tvm_ffi.testing.TestObjectPtrHolder):
+        note: str = "n"
+
+    use_count = tvm_ffi.get_global_func("testing.object_use_count")
+    base = tvm_ffi.testing.TestObjectBase(v_i64=1, v_f64=2.0, v_str="s")
+    other = tvm_ffi.testing.TestObjectBase(v_i64=3, v_f64=4.0, v_str="t")
+    before = (use_count(base), use_count(other))
+    holder = Holder(base, optional_value=other, note="a note long enough for the heap")
+    assert holder.value.same_as(base) and holder.optional_value.same_as(other)
+    assert copy.copy(holder).optional_value.same_as(other)
+    assert (use_count(base), use_count(other)) == (before[0] + 1, before[1] + 1)
+    del holder
+    # The parent's ObjectRef and Optional<ObjectRef> fields gave their references back.
+    assert (use_count(base), use_count(other)) == before
