@@ -156,13 +156,14 @@ class RecursiveComparer {
                                 << lhs->GetTypeKey() << " refers back to itself)";
     }
     auto settled = settled_.find(key);
-    if (settled != settled_.end()) return settled->second;
+    if (settled != settled_.end()) return settled->second.order;
     int order = 0;
     {
       ActivePair guard(this, key);
       order = CompareContent(lhs, rhs);
     }
-    settled_.emplace(key, order);
+    // The entry holds both objects: a pair of addresses must not be reused by other objects.
+    settled_.emplace(key, Settled{GetRef<ObjectRef>(lhs), GetRef<ObjectRef>(rhs), order});
     return order;
   }
 
@@ -262,10 +263,16 @@ class RecursiveComparer {
     }
   };
 
+  /// A pair already compared and its result: a DAG's shared nodes are compared once.
+  struct Settled {
+    ObjectRef lhs;
+    ObjectRef rhs;
+    int order;
+  };
+
   bool eq_only_;
   std::unordered_set<ObjectPair, ObjectPairHash> active_;
-  // Pairs already compared, with their result: a DAG's shared nodes are compared once.
-  std::unordered_map<ObjectPair, int, ObjectPairHash> settled_;
+  std::unordered_map<ObjectPair, Settled, ObjectPairHash> settled_;
 };
 
 int CompareForOrder(const Any& lhs, const Any& rhs) {

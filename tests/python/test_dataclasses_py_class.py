@@ -301,7 +301,12 @@ def test_inheritance_three_levels_across_c_class_and_py_class():
         name: str = "g"
 
     info = core._type_cls_to_type_info(GrandChild)
-    assert [t.type_key for t in (info.parent_type_info, info.parent_type_info.parent_type_info)]
+    chain = [info.parent_type_info, info.parent_type_info.parent_type_info]
+    assert [t.type_key for t in chain] == [
+        core._type_cls_to_type_info(Child).type_key,
+        "testing.TestCxxClassDerived",
+    ]
+    assert info.parent_type_info.type_cls is Child
     made = GrandChild(1, 2, 3.0, 4.0, extra=5, name="n")
     assert (made.v_i64, made.v_i32, made.v_f64, made.v_f32) == (1, 2, 3.0, 4.0)
     assert (made.extra, made.name) == (5, "n")
@@ -578,3 +583,44 @@ def test_native_parent_fields_are_released_with_the_object():
     del holder
     # The parent's ObjectRef and Optional<ObjectRef> fields gave their references back.
     assert (use_count(base), use_count(other)) == before
+
+
+def test_int_fields_refuse_values_outside_int64():
+    point = Point(1)
+    with pytest.raises(TypeError, match="out of int64 range"):
+        point.x = 2**70
+    assert point.x == 1
+    with pytest.raises(TypeError, match=r"field 'x':\n  integer .* out of int64 range"):
+        Point(-(2**70))
+
+
+def test_a_bad_default_names_its_own_field():
+    @py_class(unique_key("BadDefault"))
+    class BadDefault(tvm_ffi.Object):
+        a: int
+        b: int = field(default_factory=lambda: "not an int", init=False)
+
+    with pytest.raises(TypeError, match=r"__ffi_init__\(\) field 'b':\n  expected int, got str"):
+        BadDefault(1)
+
+
+def test_user_init_of_a_class_with_a_forward_reference():
+    @py_class(unique_key("EarlyCustom"))
+    class EarlyCustom(tvm_ffi.Object):
+        other: Optional[DefinedAfterCustom] = None  # noqa: UP045
+        label: str = ""
+
+        def __init__(self, label: str) -> None:
+            self.label = label.upper()
+
+    with pytest.raises(TypeError, match="unresolved forward references: DefinedAfterCustom"):
+        EarlyCustom("x")
+
+    global DefinedAfterCustom
+
+    @py_class(unique_key("DefinedAfterCustom"))
+    class DefinedAfterCustom(tvm_ffi.Object):
+        v: int = 0
+
+    made = EarlyCustom("x")
+    assert (made.label, made.other) == ("X", None)

@@ -107,10 +107,7 @@ cdef int convert_field_value(void* converter, const TVMFFIAny* value,
     cdef CAny converted
     try:
         CHECK_CALL(TVMFFIAnyViewToOwnedAny(value, &owned))
-        try:
-            converted = convert_with_converter(<_TypeConverter>converter, make_result(&owned))
-        except _ConvertError as err:
-            raise TypeError(err.message) from None
+        converted = convert_to_field_type(<object>converter, make_result(&owned))
         result[0] = converted.cdata
         converted.cdata.type_index = kTVMFFINone
         converted.cdata.v_int64 = 0
@@ -298,7 +295,7 @@ cdef class _PyClassAllocator:
         return header
 
 
-cdef object _MISSING_SENTINEL = None  # MISSING, once a plan exists (read in the hot loop)
+cdef object _MISSING_SENTINEL = None  # MISSING (set with it in registration.pxi), for hot loops
 
 
 cdef class _PyClassInitPlan:
@@ -312,8 +309,6 @@ cdef class _PyClassInitPlan:
     cdef tuple others
 
     def __init__(self, _PyClassAllocator allocator, str type_key, params, others):
-        global _MISSING_SENTINEL
-        _MISSING_SENTINEL = MISSING
         self.allocator = allocator
         self.type_key = type_key
         self.params = tuple(params)
@@ -334,19 +329,21 @@ def _py_class_init(CObject obj, _PyClassInitPlan plan, tuple args):
     obj.chandle = plan.allocator.allocate()
     cdef tuple params = plan.params
     cdef tuple others = plan.others
-    cdef Py_ssize_t i = 0
+    cdef tuple entry = None
+    cdef Py_ssize_t i
     try:
         for i in range(len(params)):
-            store_init_value(plan, obj, <tuple>params[i], args[i])
+            entry = <tuple>params[i]
+            store_init_value(obj, entry, args[i])
         for i in range(len(others)):
-            store_init_value(plan, obj, <tuple>others[i], _MISSING_SENTINEL)
+            entry = <tuple>others[i]
+            store_init_value(obj, entry, _MISSING_SENTINEL)
     except TypeError as err:
-        raise_field_error(plan, <tuple>(params[i] if i < len(params) else others[i]), err)
+        raise_field_error(plan, entry, err)
     return False
 
 
-cdef int store_init_value(_PyClassInitPlan plan, CObject obj, tuple entry,
-                          object value) except -1:
+cdef int store_init_value(CObject obj, tuple entry, object value) except -1:
     if value is _MISSING_SENTINEL:
         if entry[2] is not _MISSING_SENTINEL:
             value = entry[2]()

@@ -10,6 +10,7 @@ _register_object_class(kTVMFFITensor, Tensor)
 Object.register(OpaquePyObject)
 # Before any type with reflected fields is bound: their records read MISSING.
 MISSING = wrap_sentinel(_MissingObject, _get_builtin_func("ffi.GetInvalidObject"))
+_MISSING_SENTINEL = MISSING
 KWARGS = wrap_sentinel(_KwargsObject, _get_builtin_func("ffi.GetKwargsObject"))
 # Classes bound to a type without being the class of its objects' wrappers.
 attach_type_info(kTVMFFIStr, String)

@@ -113,10 +113,12 @@ cdef int field_read_kind(object field):
 
 
 cdef int field_store_kind(object field):
+    """By size, as frontend_class.cc's StorageOf: 16 bytes an Any cell, 8 bytes of an object
+    type (or of Any: an optional object) an ObjectRef, the rest inline."""
     cdef int32_t index = field.field_static_type_index
-    if field.size == sizeof(TVMFFIAny) or index == kTVMFFIAny:
+    if field.size == sizeof(TVMFFIAny):
         return STORE_ANY_CELL
-    if index >= kTVMFFIStaticObjectBegin:
+    if field.size == sizeof(void*) and (index >= kTVMFFIStaticObjectBegin or index == kTVMFFIAny):
         return STORE_OBJECT_REF
     return STORE_INLINE
 
@@ -220,9 +222,13 @@ cdef object read_by_getter(TVMFFIFieldGetter getter, void* address):
 cdef int store_converted(FFIProperty prop, void* address, object value) except -1:
     """Converts value to a Python-defined field's type and stores it in place."""
     cdef int read_kind = prop.read_kind
+    cdef int overflow = 0
+    cdef long long as_int64
     if read_kind == READ_INT64 and type(value) is int:
-        (<int64_t*>address)[0] = value
-        return 0
+        as_int64 = PyLong_AsLongLongAndOverflow(value, &overflow)
+        if not overflow:  # else the converter raises its TypeError
+            (<int64_t*>address)[0] = as_int64
+            return 0
     if read_kind == READ_FLOAT64 and (type(value) is float or type(value) is int):
         (<double*>address)[0] = value
         return 0
@@ -234,13 +240,17 @@ cdef int store_converted(FFIProperty prop, void* address, object value) except -
         string_to_owned_cell(value, &cell)
         store_cell(STORE_ANY_CELL, kTVMFFIAny, address, &cell)
         return 0
-    cdef CAny converted
-    try:
-        converted = convert_with_converter(<_TypeConverter>prop.converter, value)
-    except _ConvertError as err:
-        raise TypeError(err.message) from None
+    cdef CAny converted = convert_to_field_type(prop.converter, value)
     store_cell(prop.store_kind, prop.field.field_static_type_index, address, &converted.cdata)
     return 0
+
+
+cdef CAny convert_to_field_type(object converter, object value):
+    """value converted by a Python-defined field's converter; TypeError when it does not fit."""
+    try:
+        return convert_with_converter(<_TypeConverter>converter, value)
+    except _ConvertError as err:
+        raise TypeError(err.message) from None
 
 
 cdef int string_to_owned_cell(str value, TVMFFIAny* cell) except -1:

@@ -8,34 +8,13 @@ become read-only native fields of every member, a value in the body being the de
 
 from __future__ import annotations
 
-import sys
-import typing
 from typing import Any
 
-from typing_extensions import get_annotations
-
 from .. import core
+from .field import Field, resolve_annotations
 
 # kTVMFFISEqHashKindUniqueInstance: members are equal only to themselves.
 _UNIQUE_INSTANCE = 5
-
-
-class _MemberField:
-    """One per-member field, with the attributes ``core._register_fields`` reads."""
-
-    def __init__(self, name: str, default: Any, schema: core.TypeSchema) -> None:
-        self.name = name
-        self.doc = None
-        self.default = default
-        self.default_factory = core.MISSING
-        self.init = True
-        self.repr = True
-        self.hash = True
-        self.compare = True
-        self.kw_only = False
-        self.structural_eq = None
-        self.frozen = True
-        self._ty_schema = schema
 
 
 def define_enum_type(cls: type, type_key: str, field_names: list[str]) -> int:
@@ -48,7 +27,10 @@ def define_enum_type(cls: type, type_key: str, field_names: list[str]) -> int:
     parent = _parent_type_info(api, cls)
     defaults = {name: cls.__dict__.get(name, core.MISSING) for name in field_names}
     schemas = _field_schemas(api, cls, field_names)
-    fields = [_MemberField(name, defaults[name], schemas[name]) for name in field_names]
+    fields = [
+        Field(name, schemas[name], default=defaults[name], frozen=True, compare=True, hash=True)
+        for name in field_names
+    ]
     info: Any = core._register_py_class(parent, type_key, cls)
     try:
         info._register_fields(fields, _UNIQUE_INSTANCE)
@@ -70,11 +52,7 @@ def _parent_type_info(api: str, cls: type) -> core.TypeInfo:
 
 def _field_schemas(api: str, cls: type, names: list[str]) -> dict[str, core.TypeSchema]:
     """Return the TypeSchema of each field annotation (strings: evaluated in the module)."""
-    raw = get_annotations(cls)
-    holder = type(cls.__name__, (), {"__annotations__": {name: raw[name] for name in names}})
-    module = sys.modules.get(cls.__module__)
-    global_names = dict(vars(module)) if module is not None else {}
-    hints = typing.get_type_hints(holder, globalns=global_names, localns={cls.__name__: cls})
+    hints = resolve_annotations(cls, names)
     schemas = {}
     for name in names:
         try:

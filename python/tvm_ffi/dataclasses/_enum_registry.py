@@ -8,20 +8,17 @@ made by the type's ``__ffi_new__`` and filled through the field setters.
 
 from __future__ import annotations
 
-import re
-from typing import Any, ClassVar
-
-from typing_extensions import get_annotations
+from typing import Any
 
 from .. import core, registry
 from ..container import Dict, List
 from ..core import Object
+from .field import is_class_var, own_annotations
 
 ENUM_STATE_ATTR = "__ffi_enum__"
 
 _INT64_MIN = -(2**63)
 _INT64_MAX = 2**63 - 1
-_CLASS_VAR = re.compile(r"^\s*(?:[A-Za-z_][A-Za-z_0-9]*\.)*ClassVar\b")
 
 
 @registry.register_object("ffi.EnumState")
@@ -94,16 +91,16 @@ def take_declarations(cls: type, value_type: type | None) -> list[tuple[str, Dec
     with a ``value_type`` (int or str), a plain value of the body is a member too, unless its
     name is annotated (a field default or a ``ClassVar``).
     """
-    annotations = get_annotations(cls)
+    annotations = own_annotations(cls)
     found = [
         (name, Declaration((), {}))
         for name, annotation in annotations.items()
-        if _is_class_var(annotation) and not name.startswith("_") and name not in cls.__dict__
+        if is_class_var(annotation) and not name.startswith("_") and name not in cls.__dict__
     ]
     for name, value in list(cls.__dict__.items()):
         if name.startswith("_"):
             continue
-        declared = isinstance(value, Declaration) and _is_class_var(annotations.get(name))
+        declared = isinstance(value, Declaration) and is_class_var(annotations.get(name))
         if name in annotations and not declared:
             continue  # a field's default or a class constant
         if isinstance(value, Declaration):
@@ -251,13 +248,7 @@ def _fields_by_name(type_index: int) -> dict[str, Any]:
 
 def member_field_names(cls: type) -> list[str]:
     """Return the annotated, not ``ClassVar``, attributes of a body (per-member fields)."""
-    return [name for name, note in get_annotations(cls).items() if not _is_class_var(note)]
-
-
-def _is_class_var(annotation: object) -> bool:
-    if isinstance(annotation, str):
-        return _CLASS_VAR.match(annotation) is not None
-    return annotation is ClassVar or getattr(annotation, "__origin__", None) is ClassVar
+    return [name for name, note in own_annotations(cls).items() if not is_class_var(note)]
 
 
 def _is_behaviour(value: object) -> bool:

@@ -69,12 +69,8 @@ def all_type_fields(info: Any) -> list[Any]:
 
 def match_args_of(info: Any) -> tuple[str, ...]:
     """Return the names of the fields ``__init__`` takes positionally, in declaration order."""
-    names = []
-    for type_field in all_type_fields(info):
-        made = type_field.dataclass_field
-        if made is not None and made.init and not made.kw_only:
-            names.append(type_field.name)
-    return tuple(names)
+    fields = all_type_fields(info)
+    return tuple(f.name for f in fields if f.c_init and not f.c_kw_only)
 
 
 def init_signature(info: Any) -> inspect.Signature:

@@ -14,8 +14,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Callable, ClassVar, Generic, TypeVar
 
-from typing_extensions import get_annotations
-
 from .. import core, registry
 from ..container import Dict
 from ..core import Object
@@ -31,6 +29,7 @@ from ._enum_registry import (
     member_field_names,
     take_declarations,
 )
+from .field import own_annotations
 
 __all__ = [
     "ENUM_STATE_ATTR",
@@ -232,7 +231,7 @@ class _ValueEnum(Enum):
     value: Any
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        declares_value = "value" in cls.__dict__ or "value" in get_annotations(cls)
+        declares_value = "value" in cls.__dict__ or "value" in own_annotations(cls)
         if declares_value and _ValueEnum not in cls.__bases__:
             raise TypeError(
                 f"{cls.__name__}.__init_subclass__(): `value` is the member's index "

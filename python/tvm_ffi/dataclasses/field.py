@@ -3,13 +3,18 @@
 
 from __future__ import annotations
 
+import re
 import sys
+import typing
 from collections.abc import Mapping
-from typing import Any, Callable, Generic, TypeVar, overload
+from typing import Any, Callable, ClassVar, Generic, TypeVar, overload
 
 from .. import core
 
 _T = TypeVar("_T")
+
+# ``ClassVar``, ``typing.ClassVar[...]`` and the like, written as a string annotation.
+_CLASS_VAR_TEXT = re.compile(r"^\s*(?:[A-Za-z_][A-Za-z_0-9]*\.)*ClassVar\b")
 
 __all__ = ["KW_ONLY", "MISSING", "Field", "field", "init_property"]
 
@@ -294,6 +299,33 @@ def own_annotations(owner: type) -> dict[str, Any]:
 
         return dict(annotationlib.get_annotations(owner, format=annotationlib.Format.FORWARDREF))
     return dict(owner.__dict__.get("__annotations__", {}))  # noqa: RUF063 - own ones only
+
+
+def is_class_var(annotation: object) -> bool:
+    """Return whether an annotation (evaluated, or a string) is ``ClassVar`` or ``ClassVar[T]``."""
+    if isinstance(annotation, str):
+        return _CLASS_VAR_TEXT.match(annotation) is not None
+    return annotation is ClassVar or typing.get_origin(annotation) is ClassVar
+
+
+def resolve_annotations(
+    cls: type, names: list[str], localns: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Return the evaluated annotations ``names`` of ``cls``'s body.
+
+    Strings are evaluated in the class's module, then ``localns``, with the class's own name
+    bound to it. Raises NameError for a name that is not defined (yet).
+    """
+    raw = own_annotations(cls)
+    holder = type(cls.__name__, (), {
+        "__annotations__": {name: raw[name] for name in names},
+        "__module__": cls.__module__,
+    })  # fmt: skip
+    module = sys.modules.get(cls.__module__)
+    globalns = dict(vars(module)) if module is not None else {}
+    return typing.get_type_hints(
+        holder, globalns=globalns, localns={**(localns or {}), cls.__name__: cls}
+    )
 
 
 def func_return_annotation(func: Callable[..., Any]) -> Any:

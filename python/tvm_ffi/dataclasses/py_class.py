@@ -13,12 +13,20 @@ from __future__ import annotations
 
 import re
 import sys
-import typing
-from typing import Any, Callable, ClassVar, TypeVar, overload
+from typing import Any, Callable, TypeVar, overload
 
 from .. import core
 from .dunders import PY_CLASS_MARKER, install_dunders
-from .field import INIT_PROPERTY_FUNCS_ATTR, KW_ONLY, MISSING, Field, init_property, own_annotations
+from .field import (
+    INIT_PROPERTY_FUNCS_ATTR,
+    KW_ONLY,
+    MISSING,
+    Field,
+    init_property,
+    is_class_var,
+    own_annotations,
+    resolve_annotations,
+)
 from .py_class_init import can_generate_init, make_py_class_init
 
 _ClassT = TypeVar("_ClassT", bound=type)
@@ -112,6 +120,7 @@ class _PendingClass:
         self.options = options
         self.fields = fields
         self.localns = localns
+        self.user_init: Callable[..., None] | None = cls.__dict__.get("__init__")
         self.unresolved: list[str] = []
 
 
@@ -268,7 +277,7 @@ def _declared_fields(cls: type, options: _Options) -> list[Field]:
     kw_only_rest = False
     init_property_funcs: dict[str, Callable[[Any], Any]] = {}
     for name, annotation in own_annotations(cls).items():
-        if _is_class_var(annotation):
+        if is_class_var(annotation):
             continue
         if _is_kw_only_marker(annotation):
             kw_only_rest = True
@@ -306,12 +315,6 @@ def _field_of(cls: type, name: str) -> Field:
     return made
 
 
-def _is_class_var(annotation: Any) -> bool:
-    if isinstance(annotation, str):
-        return annotation.startswith(("ClassVar", "typing.ClassVar"))
-    return annotation is ClassVar or typing.get_origin(annotation) is ClassVar
-
-
 def _is_kw_only_marker(annotation: Any) -> bool:
     if isinstance(annotation, str):
         return annotation in ("KW_ONLY", "dataclasses.KW_ONLY")
@@ -327,7 +330,7 @@ def _try_resolve(pending: _PendingClass) -> bool:
         pending.unresolved = [f"{pending.info.parent_type_info.type_key} (base class)"]
         return False
     try:
-        hints = _resolve_annotations(pending, [f.name for f in pending.fields])
+        hints = resolve_annotations(pending.cls, [f.name for f in pending.fields], pending.localns)
     except NameError as err:
         pending.unresolved = [_undefined_name(err)]
         return False
@@ -351,20 +354,6 @@ def _undefined_name(err: NameError) -> str:
     return found.group(1) if found else str(err)
 
 
-def _resolve_annotations(pending: _PendingClass, names: list[str]) -> dict[str, Any]:
-    """Return the evaluated annotations of ``names`` (NameError for an undefined class)."""
-    cls = pending.cls
-    raw = own_annotations(cls)
-    holder = type(cls.__name__, (), {
-        "__annotations__": {name: raw[name] for name in names},
-        "__module__": cls.__module__,
-    })  # fmt: skip
-    module = sys.modules.get(cls.__module__)
-    globalns = dict(vars(module)) if module is not None else {}
-    localns = {**pending.localns, cls.__name__: cls}
-    return typing.get_type_hints(holder, globalns=globalns, localns=localns)
-
-
 def _finish(pending: _PendingClass) -> None:
     """Register the fields, methods and hooks of a resolved class and install its dunders."""
     cls, info, options = pending.cls, pending.info, pending.options
@@ -372,10 +361,11 @@ def _finish(pending: _PendingClass) -> None:
     info._register_py_methods(_collect_methods(cls, info), _type_attr_names(cls))
     for type_field in info.fields:
         setattr(cls, type_field.name, type_field.as_property(cls))
-    user_init = cls.__dict__.get("__init__")
-    if user_init is not None and getattr(user_init, "__ffi_unresolved_guard__", False):
-        delattr(cls, "__init__")
-        user_init = None
+    user_init = pending.user_init
+    if user_init is not None:
+        setattr(cls, "__init__", user_init)  # noqa: B010 - replaces the guard of a pending class
+    elif "__init__" in cls.__dict__:
+        delattr(cls, "__init__")  # the guard of a pending class
     install_dunders(cls, init=options.init, repr=options.repr, eq=options.eq,
                     order=options.order, unsafe_hash=options.unsafe_hash,
                     match_args=options.match_args)  # fmt: skip
@@ -431,7 +421,6 @@ def _allocating_init(cls: type, info: Any, user_init: Callable[..., None]) -> Ca
 def _install_unresolved_guard(pending: _PendingClass) -> None:
     """Until its annotations resolve, constructing the class raises TypeError."""
     cls = pending.cls
-    user_init = cls.__dict__.get("__init__")
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         _retry_pending()
@@ -440,9 +429,6 @@ def _install_unresolved_guard(pending: _PendingClass) -> None:
                             f"{', '.join(pending.unresolved)}")  # fmt: skip
         type(self).__init__(self, *args, **kwargs)
 
-    __init__.__ffi_unresolved_guard__ = True  # type: ignore[attr-defined]
-    if user_init is not None:
-        pending.cls.__ffi_user_init__ = user_init  # type: ignore[attr-defined]
     setattr(cls, "__init__", __init__)  # noqa: B010 - mypy refuses the assignment
 
 
@@ -454,9 +440,5 @@ def _retry_pending() -> None:
         for pending in list(_PENDING):
             if _try_resolve(pending):
                 _PENDING.remove(pending)
-                user_init = pending.cls.__dict__.get("__ffi_user_init__")
-                if user_init is not None:
-                    setattr(pending.cls, "__init__", user_init)  # noqa: B010
-                    delattr(pending.cls, "__ffi_user_init__")
                 _finish(pending)
                 progress = True
