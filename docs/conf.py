@@ -1,18 +1,33 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Sphinx configuration of the tvm_ffi reference docs (MyST Markdown, built with -W)."""
+"""Sphinx configuration of the tvm_ffi docs (MyST Markdown, built with -W)."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent / "_ext"))
 
 project = "tvm_ffi"
 author = "tvm_ffi developers"
 copyright = "tvm_ffi developers"
 
-extensions = ["myst_parser"]
+extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.napoleon", "cpp_reference"]
 source_suffix = {".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build"]
+exclude_patterns = ["_build", "_ext", "snippets"]
 
 # Headings get stable anchors (#the-value-cell), so code and other pages can link to sections.
 myst_heading_anchors = 3
 myst_enable_extensions = ["colon_fence"]
+
+# The Python reference documents the installed package; annotations are shown as text.
+autodoc_typehints = "description"
+autodoc_member_order = "bysource"
+# "Attributes" sections of class docstrings become fields of the class entry, not entries of
+# their own beside the annotated attributes.
+napoleon_use_ivar = True
+# Annotations such as ``type[Object]`` would link ``type`` to any attribute named ``type``
+# (``Device.type``...), and Sphinx warns that the target is ambiguous; they stay unlinked.
+suppress_warnings = ["ref.python"]
 
 html_theme = "alabaster"
 html_title = "tvm_ffi"

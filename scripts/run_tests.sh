@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# run_tests.sh: the full test command (README): deps, lint, docs, C++ tests (plain, ASan+UBSan
-# and TSan), pip install, pytest (plain, with the examples and the tests that compile C++; then
+# run_tests.sh: the full test command (README): deps, lint, C++ tests (plain, ASan+UBSan
+# and TSan), pip install, docs, pytest (plain, with the examples and the tests that compile C++; then
 # ASan+UBSan and TSan), the abi3 wheel and regular wheels on the Pythons of versions.sh. Ends
 # with the list of the steps that were skipped. Sized for 90 minutes on 2 cores.
 set -euo pipefail
@@ -31,9 +31,6 @@ fi
 step "lint"
 bash scripts/lint.sh
 
-step "docs"
-bash scripts/build_docs.sh
-
 generator=()
 command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
 
@@ -61,6 +58,10 @@ TSAN_OPTIONS=halt_on_error=1:allocator_may_return_null=1 \
 
 step "pip install ."
 python3 -m pip install .
+
+step "docs"
+# After the install: the Python reference documents the installed package.
+bash scripts/build_docs.sh
 
 step "Python tests (with the examples and the tests that compile C++)"
 python3 -m pytest tests/python -n "${JOBS}" --dist loadgroup --durations=25
