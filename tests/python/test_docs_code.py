@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import doctest
 import functools
+import importlib.util
 import io
 import os
 import tempfile
@@ -229,3 +230,27 @@ def test_block_reader_sees_nested_and_directive_blocks(tmp_path: Path) -> None:
     assert blocks[1].body == "x = 1\n"
     assert blocks[2].options == {"language": "cpp", "start-after": "[a-begin]"}
     assert "neither run nor included" in _block_problem(blocks[3])
+
+
+def test_runner_checks_output_and_skips_only_absent_optional_packages(tmp_path: Path) -> None:
+    page = tmp_path / "runner.md"
+    page.write_text(
+        "```python\nimport not_a_real_optional_module_for_docs as jax_like\n```\n", encoding="utf-8"
+    )
+    with pytest.raises(ModuleNotFoundError):
+        run_page(page)
+    page = tmp_path / "wrong_output.md"
+    page.write_text("```pycon\n>>> 1 + 1\n3\n```\n", encoding="utf-8")
+    with pytest.raises(AssertionError, match="Expected"):
+        run_page(page)
+    page = tmp_path / "optional.md"
+    page.write_text(
+        "```python\nimport cupy\nx = cupy.zeros(3)\n```\n\n"
+        "```python\ny = x + 1\n```\n\n```pycon\n>>> 2 + 2\n4\n```\n",
+        encoding="utf-8",
+    )
+    if importlib.util.find_spec("cupy") is not None:
+        pytest.skip("cupy is installed; the skip path needs it absent")
+    ran, skipped = run_page(page)
+    assert ran == 1
+    assert [s.split(" ", 1)[1] for s in skipped] == ["needs cupy, not installed", "uses ['x']"]
