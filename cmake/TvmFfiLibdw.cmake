@@ -18,6 +18,16 @@ function(tvm_ffi_find_libdw out_var)
     target_include_directories(tvm_ffi_libdw INTERFACE "${TVM_FFI_LIBDW_INCLUDE_DIR}")
     set(${out_var} tvm_ffi_libdw PARENT_SCOPE)
   else()
-    message(STATUS "tvm_ffi: libdw headers not found; backtraces will not show file:line")
+    string(CONCAT _fix "install them (Debian/Ubuntu: apt install libdw-dev; Fedora/RHEL: "
+      "dnf install elfutils-devel; conda: conda install -c conda-forge elfutils)")
+    tvm_ffi_warn_without_libdw("the libdw headers (elfutils/libdwfl.h) were not found" "${_fix}")
   endif()
+endfunction()
+
+# tvm_ffi_warn_without_libdw(<reason> <fix>): the warning of a build whose backtraces lack
+# file:line (shown by `pip install -v`; `tvm-ffi-config --backtrace` tells the same afterwards).
+function(tvm_ffi_warn_without_libdw reason fix)
+  message(WARNING "tvm_ffi: building without libdw because ${reason}. C++ frames in tracebacks "
+    "will show function names but no file:line. To get file:line, ${fix}, then build and install "
+    "tvm_ffi again (e.g. pip install -v --force-reinstall --no-cache-dir .).")
 endfunction()

@@ -7,6 +7,7 @@
 set(TVM_FFI_RUNTIME_SOURCES
   src/ffi/access_path.cc
   src/ffi/backtrace.cc
+  src/ffi/backtrace_symbolizer.cc
   src/ffi/big_int.cc
   src/ffi/builtin_constructors.cc
   src/ffi/container_device.cc

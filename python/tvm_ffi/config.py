@@ -2,13 +2,15 @@
 """The ``tvm-ffi-config`` command: print build flags and paths of the installed tvm_ffi.
 
 This module never loads ``libtvm_ffi``; ``import tvm_ffi`` skips loading it when the running
-program is this command (see ``tvm_ffi._is_config_mode``).
+program is this command (see ``tvm_ffi._is_config_mode``). ``--backtrace`` asks a child
+interpreter, which does load it.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 from typing import Callable
 
@@ -44,6 +46,21 @@ def _ldflags() -> str:
     return "" if _is_windows() else f"-L{_libdir()}"
 
 
+# Prints the runtime's answer; its own line of text when loading tvm_ffi fails.
+_SYMBOLIZER_QUERY = "import tvm_ffi; print(tvm_ffi.get_global_func('ffi.backtrace.Symbolizer')())"
+
+
+def _backtrace() -> str:
+    """How C++ frames in tracebacks are symbolised: ``libdw`` or ``symbols-only (...)``."""
+    child = subprocess.run(
+        [sys.executable, "-c", _SYMBOLIZER_QUERY], capture_output=True, text=True, check=False
+    )
+    if child.returncode != 0:
+        last_line = (child.stderr.strip().splitlines() or ["no error output"])[-1]
+        return f"unknown (importing tvm_ffi failed: {last_line})"
+    return child.stdout.strip()
+
+
 # Flag name, help text and how to compute its line; the output always follows this order.
 _FLAGS: list[tuple[str, str, Callable[[], str]]] = [
     ("includedir", "print the include directory", libinfo.find_include_path),
@@ -57,6 +74,12 @@ _FLAGS: list[tuple[str, str, Callable[[], str]]] = [
     ("cflags", "print the C compiler flags", _cflags),
     ("libs", "print the libraries to link", _libs),
     ("ldflags", "print the linker flags", _ldflags),
+    (
+        "backtrace",
+        "print how C++ frames in tracebacks are symbolised: libdw (with file:line) or "
+        "symbols-only (function names; the reason and the fix follow)",
+        _backtrace,
+    ),
 ]
 
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "backtrace_internal.h"
+#include "backtrace_symbolizer_internal.h"
 #include "demangle_internal.h"
 #include "elf_symbols_internal.h"
 
@@ -279,6 +280,20 @@ void BuildBacktrace(uintptr_t return_address, const char* filename, int lineno, 
 }
 
 }  // namespace
+
+const char* BacktraceSymbolizer() {
+#if TVM_FFI_BACKTRACE_HAS_LIBDW
+  if (LibdwApi::Disabled()) return "symbols-only (TVM_FFI_BACKTRACE_LIBDW=0 is set)";
+  if (LibdwApi::Get() == nullptr) {
+    return "symbols-only (libdw.so.1 cannot be loaded: install elfutils' libdw, e.g. the "
+           "libdw1 or elfutils-libs package, for file:line)";
+  }
+  return "libdw";
+#else
+  return "symbols-only (built without the libdw headers: install libdw-dev or elfutils-devel, "
+         "then reinstall tvm_ffi, for file:line)";
+#endif
+}
 
 std::string Demangle(const char* name) {
   if (name[0] != '_' || name[1] != 'Z') return name;

@@ -11,11 +11,13 @@ import contextlib
 import importlib.util
 import io
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
 import tvm_ffi
+from tvm_ffi import libinfo
 
 # One worker runs them all (the test command uses --dist loadgroup): the example runs once.
 pytestmark = [pytest.mark.compiles, pytest.mark.xdist_group("get_started")]
@@ -44,6 +46,13 @@ def example_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
     return printed.getvalue(), build_dir / "libadd_one.so"
 
 
+def _cached_build_type(build_dir: Path) -> str:
+    for line in (build_dir / "CMakeCache.txt").read_text(encoding="utf-8").splitlines():
+        if line.startswith("CMAKE_BUILD_TYPE:"):
+            return line.split("=", 1)[1]
+    raise AssertionError("CMAKE_BUILD_TYPE is not in CMakeCache.txt")
+
+
 @pytest.fixture(scope="module")
 def add_one(example_run: tuple[str, Path]) -> tvm_ffi.Function:
     return tvm_ffi.load_module(example_run[1]).add_one
@@ -53,6 +62,25 @@ def test_example_script_runs(example_run: tuple[str, Path]) -> None:
     printed = example_run[0]
     assert "numpy: [0. 1. 2. 3. 4.] -> [1. 2. 3. 4. 5.]" in printed
     assert "TypeError: add_one: x must be float32, got int32" in printed
+
+
+def test_build_is_release_by_default(example_run: tuple[str, Path]) -> None:
+    # run_example.py configures without CMAKE_BUILD_TYPE, as a hand build does.
+    assert _cached_build_type(example_run[1].parent) == "Release"
+
+
+def test_explicit_build_type_is_kept(tmp_path: Path) -> None:
+    configure = [
+        "cmake",
+        "-S",
+        str(EXAMPLE),
+        "-B",
+        str(tmp_path),
+        f"-Dtvm_ffi_DIR={libinfo.find_cmake_path()}",
+        "-DCMAKE_BUILD_TYPE=Debug",
+    ]
+    subprocess.run(configure, check=True, capture_output=True, timeout=300)
+    assert _cached_build_type(tmp_path) == "Debug"
 
 
 def test_numpy_in_place(add_one: tvm_ffi.Function) -> None:

@@ -1,0 +1,121 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Whether backtraces carry file:line: the configure warning without libdw, the runtime's
+ffi.backtrace.Symbolizer and ``tvm-ffi-config --backtrace``."""
+
+from __future__ import annotations
+
+import ctypes.util
+import os
+import shutil
+import subprocess
+import sys
+import traceback
+from pathlib import Path
+
+import pytest
+
+import tvm_ffi
+
+pytestmark = [pytest.mark.compiles, pytest.mark.xdist_group("backtrace_report")]
+
+ROOT = Path(__file__).resolve().parents[2]
+LIBDW_HEADER = Path("/usr/include/elfutils/libdwfl.h")
+HAVE_LIBDW = LIBDW_HEADER.is_file() and ctypes.util.find_library("dw") is not None
+needs_libdw = pytest.mark.skipif(not HAVE_LIBDW, reason="libdw-dev (elfutils) is not installed")
+needs_cmake = pytest.mark.skipif(shutil.which("cmake") is None, reason="cmake is not installed")
+
+symbolizer = tvm_ffi.get_global_func("ffi.backtrace.Symbolizer")
+
+
+def _config_backtrace(config_script: str, **env: str) -> str:
+    result = subprocess.run(
+        [config_script, "--backtrace"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+        env={**os.environ, **env},
+    )
+    return result.stdout.strip()
+
+
+def _configure(build_dir: Path, *options: str) -> str:
+    """Configure the project without building it; returns CMake's output, warnings included."""
+    command = ["cmake", "-S", str(ROOT), "-B", str(build_dir), "-DTVM_FFI_BUILD_TESTS=OFF"]
+    result = subprocess.run(
+        [*command, *options], capture_output=True, text=True, check=True, timeout=300
+    )
+    return result.stdout + result.stderr
+
+
+def _testing_frame_line() -> int:
+    """The line number the traceback gives to the C++ frame that raised an error."""
+    with pytest.raises(ValueError, match="from C\\+\\+") as info:
+        tvm_ffi.get_global_func("testing.test_raise_error")("ValueError", "from C++")
+    frames = traceback.extract_tb(info.value.__traceback__)
+    (native,) = [frame for frame in frames if "TestRaiseError" in (frame.name or "")]
+    return native.lineno or 0
+
+
+def test_runtime_report_is_libdw_or_says_why_not() -> None:
+    report = symbolizer()
+    assert report == "libdw" or report.startswith("symbols-only (")
+    if report == "libdw":
+        assert _testing_frame_line() > 0
+
+
+@needs_libdw
+def test_installed_package_reports_libdw(config_script: str) -> None:
+    assert symbolizer() == "libdw"
+    assert _config_backtrace(config_script) == "libdw"
+
+
+@needs_libdw
+def test_turning_libdw_off_is_reported(config_script: str) -> None:
+    report = _config_backtrace(config_script, TVM_FFI_BACKTRACE_LIBDW="0")
+    assert report == "symbols-only (TVM_FFI_BACKTRACE_LIBDW=0 is set)"
+
+
+def test_config_agrees_with_the_runtime(config_script: str) -> None:
+    assert _config_backtrace(config_script) == symbolizer()
+
+
+def test_config_module_prints_the_report() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "tvm_ffi.config", "--backtrace"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    assert result.stdout.strip() == symbolizer()
+
+
+@needs_cmake
+def test_configure_with_libdw_off_warns(tmp_path: Path) -> None:
+    output = " ".join(_configure(tmp_path, "-DTVM_FFI_USE_LIBDW=OFF").split())
+    assert "CMake Warning" in output
+    assert "building without libdw because TVM_FFI_USE_LIBDW is OFF" in output
+    assert "no file:line" in output
+
+
+@needs_cmake
+@pytest.mark.skipif(not LIBDW_HEADER.is_file(), reason="the libdw headers are not installed")
+def test_configure_without_libdw_headers_warns(tmp_path: Path) -> None:
+    hide_libdw = [
+        "-DCMAKE_DISABLE_FIND_PACKAGE_PkgConfig=ON",  # pkg-config would name the folder
+        f"-DCMAKE_IGNORE_PATH={LIBDW_HEADER.parent.parent}",
+    ]
+    output = " ".join(_configure(tmp_path, *hide_libdw).split())
+    assert "CMake Warning" in output
+    assert "the libdw headers (elfutils/libdwfl.h) were not found" in output
+    assert "apt install libdw-dev" in output
+    assert "dnf install elfutils-devel" in output
+
+
+@needs_cmake
+@pytest.mark.skipif(not LIBDW_HEADER.is_file(), reason="the libdw headers are not installed")
+def test_configure_with_libdw_does_not_warn(tmp_path: Path) -> None:
+    output = _configure(tmp_path)
+    assert "libdw headers found" in output
+    assert "building without libdw" not in output
