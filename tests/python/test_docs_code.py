@@ -147,6 +147,7 @@ def _run_pycon(block: Block, namespace: dict) -> None:
     report = io.StringIO()
     runner.run(test, out=report.write, clear_globs=False)
     assert runner.failures == 0, report.getvalue()
+    namespace.update(test.globs)  # the doctest ran on a copy; later blocks see its names
 
 
 def _missing_optional(error: ModuleNotFoundError) -> str | None:
@@ -170,7 +171,7 @@ def run_page(page: Path) -> tuple[int, tuple[str, ...]]:
                 where = f"{_page_id(page)}:{block.line}"
                 if _used_names(tree) & undefined:
                     skipped.append(f"{where} uses {sorted(_used_names(tree) & undefined)}")
-                    undefined |= _bound_names(tree)
+                    undefined |= _bound_names(tree) - namespace.keys()
                     continue
                 try:
                     (_run_python if block.language == "python" else _run_pycon)(block, namespace)
@@ -178,7 +179,8 @@ def run_page(page: Path) -> tuple[int, tuple[str, ...]]:
                     if _missing_optional(error) is None:
                         raise
                     skipped.append(f"{where} needs {_missing_optional(error)}, not installed")
-                    undefined |= _bound_names(tree)
+                    # Names the page defined before keep their values for the blocks after.
+                    undefined |= _bound_names(tree) - namespace.keys()
                     continue
                 ran += 1
     finally:
@@ -254,3 +256,10 @@ def test_runner_checks_output_and_skips_only_absent_optional_packages(tmp_path: 
     ran, skipped = run_page(page)
     assert ran == 1
     assert [s.split(" ", 1)[1] for s in skipped] == ["needs cupy, not installed", "uses ['x']"]
+
+
+def test_names_defined_in_a_pycon_block_reach_later_blocks(tmp_path: Path) -> None:
+    page = tmp_path / "shared.md"
+    text = "```pycon\n>>> x = 20\n```\n\n```python\nassert x + 1 == 21\n```\n"
+    page.write_text(text, encoding="utf-8")
+    assert run_page(page) == (2, ())
