@@ -2,7 +2,6 @@
 # convert_strings.pxi: the string family of argument conversion (call.pxi's dispatch): str and
 # bytes, and String, Bytes and Shape, which pass the FFI object they cache.
 from cpython.unicode cimport PyUnicode_AsUTF8AndSize
-from libc.string cimport memchr
 
 
 cdef int convert_string_arg(object value, int rule, TVMFFIAny* out,
@@ -17,19 +16,13 @@ cdef int convert_string_arg(object value, int rule, TVMFFIAny* out,
 
 
 cdef int set_str(TVMFFIAny* out, object value, TVMFFIObjectHandle* temp) except -1:
-    # value is a str or a str subclass; it must stay alive until the call returns, so never
-    # pass a temporary such as str(value) (its UTF-8 buffer may be handed out zero-copy).
+    # A str longer than a SmallStr becomes a String object, as in Apache's binding: a callee
+    # taking an ObjectRef, or asking AnyView::as<String>(), must see an ffi.String.
     cdef Py_ssize_t size = 0
     cdef const char* data = PyUnicode_AsUTF8AndSize(value, &size)
     cdef TVMFFIByteArray arr
     if size <= 7:
         return TVMFFIPySetSmallStr(out, kTVMFFISmallStr, data, size)
-    if memchr(data, 0, size) == NULL:
-        # Zero-copy: the str keeps its UTF-8 buffer alive for the call.
-        out.type_index = kTVMFFIRawStr
-        out.zero_padding = 0
-        out.v_c_str = data
-        return 0
     arr.data = data
     arr.size = size
     CHECK_CALL(TVMFFIStringFromByteArray(&arr, out))
