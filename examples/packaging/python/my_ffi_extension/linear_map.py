@@ -1,9 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
+# ruff: noqa: D102 - the generated method stubs have no docstrings
 """The Python class of the native object type ``my_ffi_extension.LinearMap``."""
 
+# tvm-ffi-stubgen(begin): import-section
+# fmt: off
+# isort: off
 from __future__ import annotations
-
 from typing import TYPE_CHECKING
+# isort: on
+# fmt: on
+# tvm-ffi-stubgen(end)
 
 import tvm_ffi
 
@@ -19,17 +25,14 @@ class LinearMap(tvm_ffi.Object):
     C++ fields, read and written in place.
     """
 
+    # tvm-ffi-stubgen(begin): object/my_ffi_extension.LinearMap
+    # fmt: off
     scale: float
     shift: float
-
-    if TYPE_CHECKING:  # installed by register_object from the C++ reflection
-
+    if TYPE_CHECKING:
         def __init__(self, scale: float, shift: float) -> None: ...
-
-        def apply(self, x: float) -> float:
-            """Map one number: ``scale * x + shift``."""
-            ...
-
-        def inverse(self) -> LinearMap:
-            """Return the inverse map; raise ValueError when ``scale`` is 0."""
-            ...
+        def __ffi_init__(self, _0: float, _1: float, /) -> None: ...
+        def apply(self, _1: float, /) -> float: ...
+        def inverse(self, /) -> LinearMap: ...
+    # fmt: on
+    # tvm-ffi-stubgen(end)

@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Helpers of the stub generator tests: run the command, empty regions, run type checkers."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from tvm_ffi.stub import cli
+from tvm_ffi.stub.directives import BEGIN, END
+
+ROOT = Path(__file__).resolve().parents[2]
+TESTING = ROOT / "python" / "tvm_ffi" / "testing"
+EXPECTED = Path(__file__).resolve().parent / "stubgen_expected"
+
+
+def run_stubgen(*args: str) -> tuple[int, str]:
+    """Run ``tvm-ffi-stubgen`` in this process; return its exit status and output."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        try:
+            code = cli.main(list(args))
+        except SystemExit as exit_:
+            code = int(exit_.code or 0)
+    return code, out.getvalue()
+
+
+def emptied(text: str) -> str:
+    """Return ``text`` with the body of every generated region removed."""
+    lines = []
+    inside = False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith(END):
+            inside = False
+        if not inside:
+            lines.append(line)
+        if stripped.startswith(BEGIN):
+            inside = True
+    return "\n".join(lines) + "\n"
+
+
+def type_check(
+    paths: list[Path],
+    cwd: Path,
+    pyright_paths: list[Path] | None = None,
+    pyright_rules_off: tuple[str, ...] = (),
+) -> None:
+    """Run ``mypy --strict`` on ``paths``, and basedpyright in strict mode when installed.
+
+    basedpyright checks ``pyright_paths`` (default: ``paths``), without ``pyright_rules_off``.
+    """
+    mypy = [sys.executable, "-m", "mypy", "--strict", "--no-incremental"]
+    mypy += ["--python-version", "3.10"]
+    proc = subprocess.run(
+        [*mypy, *map(str, paths)], cwd=cwd, capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    pyright = shutil.which("basedpyright", path=str(Path(sys.executable).parent))
+    if pyright is None:
+        return
+    config = {"typeCheckingMode": "strict", "enableTypeIgnoreComments": True}
+    config.update(dict.fromkeys(pyright_rules_off, False))
+    config_path = cwd / "pyrightconfig.json"
+    config_path.write_text(json.dumps(config))
+    targets = [str(p) for p in pyright_paths or paths]
+    proc = subprocess.run(
+        [pyright, "-p", str(config_path), "--pythonpath", sys.executable, *targets],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
