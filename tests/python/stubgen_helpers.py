@@ -3,15 +3,15 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
+import importlib.util
 import json
-import shutil
+import os
 import subprocess
 import sys
 from pathlib import Path
 
-from tvm_ffi.stub import cli
+import pytest
+
 from tvm_ffi.stub.directives import BEGIN, END
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,14 +20,14 @@ EXPECTED = Path(__file__).resolve().parent / "stubgen_expected"
 
 
 def run_stubgen(*args: str) -> tuple[int, str]:
-    """Run ``tvm-ffi-stubgen`` in this process; return its exit status and output."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-        try:
-            code = cli.main(list(args))
-        except SystemExit as exit_:
-            code = int(exit_.code or 0)
-    return code, out.getvalue()
+    """Run ``tvm-ffi-stubgen`` in a fresh interpreter; return its exit status and output.
+
+    A fresh one: global functions and types that other tests register in this process would
+    otherwise show up in the generated stubs.
+    """
+    command = [sys.executable, "-m", "tvm_ffi.stub.cli", *args]
+    proc = subprocess.run(command, capture_output=True, text=True, check=False)
+    return proc.returncode, proc.stdout + proc.stderr
 
 
 def emptied(text: str) -> str:
@@ -61,16 +61,26 @@ def type_check(
         [*mypy, *map(str, paths)], cwd=cwd, capture_output=True, text=True, check=False
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    pyright = shutil.which("basedpyright", path=str(Path(sys.executable).parent))
-    if pyright is None:
-        return
+    if importlib.util.find_spec("basedpyright") is None:
+        if os.environ.get("CI"):
+            pytest.fail("basedpyright is not installed (scripts/install_deps.sh installs it)")
+        pytest.skip("mypy --strict passed; basedpyright is not installed, so pyright did not run")
     config = {"typeCheckingMode": "strict", "enableTypeIgnoreComments": True}
     config.update(dict.fromkeys(pyright_rules_off, False))
     config_path = cwd / "pyrightconfig.json"
     config_path.write_text(json.dumps(config))
     targets = [str(p) for p in pyright_paths or paths]
     proc = subprocess.run(
-        [pyright, "-p", str(config_path), "--pythonpath", sys.executable, *targets],
+        [
+            sys.executable,
+            "-m",
+            "basedpyright",
+            "-p",
+            str(config_path),
+            "--pythonpath",
+            sys.executable,
+            *targets,
+        ],
         cwd=cwd,
         capture_output=True,
         text=True,
