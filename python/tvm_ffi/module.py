@@ -87,7 +87,8 @@ class Module(Object):
         func: Function | None = _GET_FUNCTION(self, name, query_imports)
         if func is None:
             raise AttributeError(f"Module has no function '{name}'")
-        return func
+        # Its __doc__ and __signature__ come from the metadata exported with it.
+        return core._note_module_function(func, self, name, query_imports)
 
     def __getattr__(self, name: str) -> Function:
         if name.startswith("__") and name.endswith("__"):

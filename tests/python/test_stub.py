@@ -18,6 +18,7 @@ IMPORTED_MODULES = {
     "ctypes",
     "dataclasses",
     "enum",
+    "inspect",
     "json",
     "numbers",
     "os",

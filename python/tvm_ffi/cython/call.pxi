@@ -58,6 +58,9 @@ cdef class _FunctionBase(CObject):
 
     cdef public bint release_gil
     cdef dict __dict__
+    # Where the metadata behind __doc__ and __signature__ comes from (None: nowhere); see
+    # function_introspection.pxi. Read only when they are asked for.
+    cdef object metadata_origin
 
     def __cinit__(self):
         self.release_gil = _RELEASE_GIL_BY_DEFAULT

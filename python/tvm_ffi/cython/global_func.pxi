@@ -37,9 +37,13 @@ def _get_internal_func(name: str) -> "Function":
 
 def _get_global_func(name, bint allow_missing=False):
     """The global function ``name``; None or ValueError when it is missing."""
-    func = _get_global_func_or_none(exact_str(name, "get_global_func", "name"))
-    if func is None and not allow_missing:
-        raise ValueError(f"Cannot find global function {name}")
+    name = exact_str(name, "get_global_func", "name")
+    func = _get_global_func_or_none(name)
+    if func is None:
+        if not allow_missing:
+            raise ValueError(f"Cannot find global function {name}")
+        return None
+    note_global_origin(func, name)
     return func
 
 

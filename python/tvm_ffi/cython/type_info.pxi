@@ -50,6 +50,7 @@ class TypeMethod:
         method.__name__ = self.name
         method.__qualname__ = f"{cls.__qualname__}.{self.name}"
         method.__doc__ = self.doc or None
+        method.__wrapped__ = func  # inspect.signature(method) reads the Function's signature
         return method
 
     def __repr__(self):
@@ -380,11 +381,12 @@ cdef object build_type_info(const TVMFFITypeInfo* info):
     ancestors = [info.type_ancestors[d].type_index for d in range(info.type_depth)]
     parent = _type_index_to_type_info(ancestors[-1]) if ancestors else None
     total_size = info.metadata.total_size if info.metadata != NULL else 0
+    type_key = byte_array_to_str(info.type_key)
     return TypeInfo(
-        type_cls=None, type_index=info.type_index, type_key=byte_array_to_str(info.type_key),
+        type_cls=None, type_index=info.type_index, type_key=type_key,
         type_ancestors=ancestors, parent_type_info=parent, _total_size=total_size,
         fields=[build_field(&info.fields[i]) for i in range(info.num_fields)],
-        methods=[build_method(&info.methods[i]) for i in range(info.num_methods)])
+        methods=[build_method(&info.methods[i], type_key) for i in range(info.num_methods)])
 
 
 cdef object parse_metadata(TVMFFIByteArray text):
@@ -452,14 +454,17 @@ cdef object metadata_type_schema(object metadata):
         return None
 
 
-cdef object build_method(const TVMFFIMethodInfo* method):
+cdef object build_method(const TVMFFIMethodInfo* method, str type_key):
     cdef TVMFFIAny owned
     CHECK_CALL(TVMFFIAnyViewToOwnedAny(&method.method, &owned))
-    return TypeMethod(
+    result = TypeMethod(
         name=byte_array_to_str(method.name), doc=byte_array_to_str(method.doc),
         func=make_result(&owned),
         is_static=(method.flags & kTVMFFIFieldFlagBitMaskIsStaticMethod) != 0,
         metadata=parse_metadata(method.metadata))
+    note_method_origin(result.func, f"{type_key}.{result.name}", result.metadata, result.doc,
+                       result.is_static)
+    return result
 
 
 cdef inline void* object_field_address(object obj, int64_t offset) except NULL:

@@ -15,6 +15,8 @@ import re
 import sys
 from typing import Any, Callable, TypeVar, overload
 
+from typing_extensions import dataclass_transform
+
 from .. import core
 from .dunders import PY_CLASS_MARKER, install_dunders
 from .field import (
@@ -22,6 +24,7 @@ from .field import (
     KW_ONLY,
     MISSING,
     Field,
+    field,
     init_property,
     is_class_var,
     own_annotations,
@@ -146,6 +149,7 @@ def py_class(
     structural_eq: str | None = "tree",
     slots: bool = True,
 ) -> Callable[[_ClassT], _ClassT]: ...
+@dataclass_transform(eq_default=False, order_default=False, field_specifiers=(Field, field))
 def py_class(
     cls_or_type_key: Any = None,
     /,
