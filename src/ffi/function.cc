@@ -151,9 +151,18 @@ String GlobalFuncMetadata(const String& name) {
   return entry->metadata.empty() ? String("{}") : String(entry->metadata);
 }
 
+/// Doc string a global function was registered with ("" when it has none).
+String GlobalFuncDoc(const String& name) {
+  std::optional<GlobalEntry> entry = GlobalFunctionTable::Global()->Get(name.view());
+  if (!entry.has_value()) TVM_FFI_THROW(RuntimeError) << "Global Function is not found: " << name;
+  return String(entry->doc);
+}
+
 TVM_FFI_STATIC_INIT_BLOCK() {
   reflection::GlobalDef()
       .def("ffi.FunctionListGlobalNamesFunctor", ListGlobalNamesFunctor)
+      .def("ffi.GetGlobalFuncDoc", GlobalFuncDoc,
+           "The doc string a global function was registered with (empty when it has none)")
       .def("ffi.FunctionRemoveGlobal",
            [](const String& name) { return GlobalFunctionTable::Global()->Remove(name.view()); })
       .def("ffi.GetGlobalFuncMetadata", GlobalFuncMetadata);

@@ -18,6 +18,11 @@ POSITIONAL = inspect.Parameter.POSITIONAL_ONLY
 
 SCALE_SOURCE = """
 #include <tvm/ffi/container/array.h>
+#include <tvm/ffi/reflection/registry.h>
+TVM_FFI_STATIC_INIT_BLOCK() {
+  tvm::ffi::reflection::GlobalDef().def(
+      "introspection.halve", [](int64_t x) { return x / 2; }, "Halve x, rounding toward zero.");
+}
 int64_t scale(int64_t x, double factor) { return static_cast<int64_t>(x * factor); }
 int64_t total(tvm::ffi::Array<int64_t> values) {
   int64_t sum = 0;
@@ -65,6 +70,13 @@ def test_module_function_signature_and_doc(jit_module: tvm_ffi.Module) -> None:
             "Multiply x by factor.\n\nParameters\n----------\nx : int\n    The value."
         )
         assert func(3, 2.5) == 7
+
+
+@pytest.mark.compiles
+def test_global_function_doc_registered_in_cpp(jit_module: tvm_ffi.Module) -> None:
+    halve = tvm_ffi.get_global_func("introspection.halve")
+    assert halve.__doc__ == "introspection.halve(_0: int, /) -> int\n\nHalve x, rounding toward zero."
+    assert halve(7) == 3
 
 
 @pytest.mark.compiles

@@ -176,10 +176,10 @@ def test_string_without_cache_in_later_argument() -> None:
 def test_long_str_argument_is_a_string_object(text: str) -> None:
     # As in Apache's binding: a callee taking an ObjectRef accepts it, and it is an ffi.String.
     assert tvm_ffi.get_global_func("testing.object_use_count")(text) == 1
-    with pytest.raises(TypeError, match="Expected `Device` but got `ffi.String`"):
+    with pytest.raises(TypeError, match=r"Expected `Device` but got `ffi\.String`"):
         tvm_ffi.get_global_func("testing.schema_id_device")(text)
 
 
 def test_short_str_argument_is_a_small_string() -> None:
-    with pytest.raises(TypeError, match="Expected `Device` but got `ffi.SmallStr`"):
+    with pytest.raises(TypeError, match=r"Expected `Device` but got `ffi\.SmallStr`"):
         tvm_ffi.get_global_func("testing.schema_id_device")("short")

@@ -60,7 +60,7 @@ def _note_module_function(func, module, name, query_imports=False):
 cdef tuple origin_facts(object origin):
     """(name, metadata dict or None, doc or None, whether the first parameter is self)."""
     if isinstance(origin, str):
-        return origin, global_metadata_or_none(origin), None, False
+        return origin, global_metadata_or_none(origin), global_doc_or_none(origin), False
     kind = origin[0]
     if kind == "module":
         _, name, module, query_imports = origin
@@ -76,6 +76,13 @@ cdef object global_metadata_or_none(str name):
     except RuntimeError:  # removed since it was looked up
         return None
     return json.loads(text)
+
+
+cdef object global_doc_or_none(str name):
+    try:
+        return _get_global_func_doc(name) or None
+    except RuntimeError:  # removed since it was looked up
+        return None
 
 
 cdef object function_schema(object metadata):

@@ -71,3 +71,9 @@ def _get_global_func_metadata(name) -> str:
     """The metadata JSON text of a global function (``{}`` when it has none)."""
     metadata = _get_builtin_func("ffi.GetGlobalFuncMetadata")
     return str(metadata(exact_str(name, "get_global_func_metadata", "name")))
+
+
+def _get_global_func_doc(name) -> str:
+    """The doc string a global function was registered with (empty when it has none)."""
+    doc = _get_builtin_func("ffi.GetGlobalFuncDoc")
+    return str(doc(exact_str(name, "get_global_func_doc", "name")))
