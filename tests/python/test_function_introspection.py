@@ -75,7 +75,9 @@ def test_module_function_signature_and_doc(jit_module: tvm_ffi.Module) -> None:
 @pytest.mark.compiles
 def test_global_function_doc_registered_in_cpp(jit_module: tvm_ffi.Module) -> None:
     halve = tvm_ffi.get_global_func("introspection.halve")
-    assert halve.__doc__ == "introspection.halve(_0: int, /) -> int\n\nHalve x, rounding toward zero."
+    assert (
+        halve.__doc__ == "introspection.halve(_0: int, /) -> int\n\nHalve x, rounding toward zero."
+    )
     assert halve(7) == 3
 
 
