@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import importlib.metadata
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -147,3 +148,27 @@ def test_generated_package_type_checks(tmp_path: Path) -> None:
     # pyright understands (mypy accepts it).
     package = tmp_path / "testing"
     type_check([package], tmp_path, pyright_paths=[package / "_ffi_api.py"])
+
+
+def test_imports_load_modules_before_generation(tmp_path: Path) -> None:
+    # A Python function has no type schema: the generator sees it, and reports it as skipped.
+    (tmp_path / "stubgen_extra_funcs.py").write_text(
+        "import tvm_ffi\n\n"
+        "@tvm_ffi.register_global_func('stubimp.twice')\n"
+        "def twice(x):\n    return 2 * x\n"
+    )
+    stub = tmp_path / "api.py"
+    stub.write_text("# tvm-ffi-stubgen(begin): global/stubimp\n# tvm-ffi-stubgen(end)\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    command = [sys.executable, "-m", "tvm_ffi.stub.cli", str(stub)]
+    without = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    assert "stubimp.twice" not in without.stdout + without.stderr
+    proc = subprocess.run(
+        [*command, "--imports", "stubgen_extra_funcs"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Function has no type schema: stubimp.twice" in proc.stdout + proc.stderr
