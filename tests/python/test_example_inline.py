@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import io
 import os
 import shutil
 from pathlib import Path
 
 import pytest
+from example_scripts import load_example_script
 
 import tvm_ffi
 
@@ -25,16 +25,9 @@ if shutil.which(os.environ.get("CXX", "c++").split()[0]) is None:
     pytest.skip("no C++ compiler ($CXX or c++) is installed", allow_module_level=True)
 
 
-def _load_example_script():
-    spec = importlib.util.spec_from_file_location("inline_example", EXAMPLE / "run_example.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def example() -> object:
-    return _load_example_script()
+    return load_example_script("inline")
 
 
 @pytest.fixture(scope="module")

@@ -3,9 +3,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import importlib.util
-import io
 import os
 import shutil
 import subprocess
@@ -13,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from example_scripts import run_example_main
 
 import tvm_ffi
 
@@ -27,23 +25,11 @@ if shutil.which(os.environ.get("CC", "cc").split()[0]) is None:
     pytest.skip("no C compiler ($CC or cc) is installed", allow_module_level=True)
 
 
-def _load_example_script():
-    spec = importlib.util.spec_from_file_location(
-        "stable_c_abi_example", EXAMPLE / "run_example.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def example_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
     """What run_example.py prints, and the build folder it used."""
     build_dir = tmp_path_factory.mktemp("stable_c_abi")
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        _load_example_script().main(build_dir)
-    return printed.getvalue(), build_dir
+    return run_example_main("stable_c_abi", build_dir), build_dir
 
 
 @pytest.fixture(scope="module")

@@ -7,14 +7,12 @@ below call the library it built.
 
 from __future__ import annotations
 
-import contextlib
-import importlib.util
-import io
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from example_scripts import run_example_main
 
 import tvm_ffi
 from tvm_ffi import libinfo
@@ -29,21 +27,11 @@ if shutil.which("cmake") is None:
     pytest.skip("cmake is not installed", allow_module_level=True)
 
 
-def _load_example_script():
-    spec = importlib.util.spec_from_file_location("get_started_example", EXAMPLE / "run_example.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def example_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
     """What run_example.py prints, and the library it built."""
     build_dir = tmp_path_factory.mktemp("get_started")
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        _load_example_script().main(build_dir)
-    return printed.getvalue(), build_dir / "libadd_one.so"
+    return run_example_main("get_started", build_dir), build_dir / "libadd_one.so"
 
 
 def _cached_build_type(build_dir: Path) -> str:
