@@ -20,6 +20,7 @@ from .generate import (
     update,
 )
 from .init_package import init_package
+from .prefixes import roll_out_prefixes
 from .scaffold import InitConfig
 
 DOC_URL = "https://tvm.apache.org/ffi/packaging/stubgen.html"
@@ -167,7 +168,9 @@ def run(opt: Options) -> int:
         folder = _init_folder(opt)
         folder.mkdir(parents=True, exist_ok=True)
         init_package(folder, files, opt.init, ty_map, global_funcs)
-    for source in files:
+    failed = roll_out_prefixes(files, ty_map)
+    result.failed += len(failed)
+    for source in (f for f in files if f not in failed):
         try:
             regenerate(source, ty_map, global_funcs, opt.indent)
         except Exception as error:

@@ -17,9 +17,11 @@ END = PREFIX + "end)"
 SKIP_FILE = PREFIX + "skip-file)"
 TY_MAP = PREFIX + "ty-map):"
 IMPORT_OBJECT = PREFIX + "import-object):"
+TYPE_PREFIX = PREFIX + "prefix):"
+SKIP_TYPE = PREFIX + "skip):"
 
 #: The one-line directives a file may hold (``skip-file`` is handled before parsing).
-DIRECTIVE_NAMES = frozenset({"ty-map", "import-object"})
+DIRECTIVE_NAMES = frozenset({"ty-map", "import-object", "prefix", "skip"})
 
 BlockKind = Literal["plain", "directive", "global", "object", "import-section", "__all__", "export"]
 
@@ -67,6 +69,10 @@ class Block:
         """Return ``(name, payload)`` of a one-line directive."""
         assert self.kind == "directive" and isinstance(self.param, tuple)
         return self.param
+
+    def is_directive(self, name: str) -> bool:
+        """Return whether this block is the one-line directive ``name``."""
+        return self.kind == "directive" and self.directive[0] == name
 
     def replace_body(self, body: list[str]) -> None:
         """Put ``body`` between the ``begin`` and ``end`` lines of a generated region."""

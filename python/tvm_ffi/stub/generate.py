@@ -83,17 +83,13 @@ def collect_ty_map(files: list[SourceFile], result: RunResult) -> dict[str, str]
     ty_map = dict(DEFAULT_TY_MAP)
     for source in files:
         try:
-            pairs = [parse_ty_map(b) for b in source.blocks if _is_directive(b, "ty-map")]
+            pairs = [parse_ty_map(b) for b in source.blocks if b.is_directive("ty-map")]
         except DirectiveError as error:
             result.failed += 1
             report_failure(source.path, error)
             continue
         ty_map.update(pairs)
     return ty_map
-
-
-def _is_directive(block: Block, name: str) -> bool:
-    return block.kind == "directive" and block.directive[0] == name
 
 
 @dataclasses.dataclass
@@ -106,7 +102,7 @@ def _declared_imports(source: SourceFile) -> _FileImports:
     """Return the imports the ``import-object`` directives ask for (``name;checking;alias``)."""
     imports = _FileImports()
     for block in source.blocks:
-        if not _is_directive(block, "import-object"):
+        if not block.is_directive("import-object"):
             continue
         parts = [part.strip() for part in block.directive[1].split(";")]
         dotted, checking, alias = [*parts, "", "", ""][:3]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import reflection
+from .directives import Block
 from .reflection import FuncInfo
 from .scaffold import API_FILE, INIT_FILE, InitConfig, api_file_text, init_file_text
 from .source_file import SourceFile
@@ -25,6 +26,11 @@ BUILTIN_TYPE_KEYS = frozenset(
         "ffi.Tensor",
     }
 )
+
+
+def skipped_type_keys(blocks: list[Block]) -> set[str]:
+    """Return the type keys the ``skip`` directives among ``blocks`` name."""
+    return {block.directive[1] for block in blocks if block.is_directive("skip")}
 
 
 def _file_for(path: Path, files: list[SourceFile]) -> SourceFile:
@@ -60,18 +66,20 @@ def init_package(
     """Append regions for every prefix under ``config.prefix`` that the files lack.
 
     A prefix ``a.b`` gets ``folder/a/b/_ffi_api.py`` (its global functions and a class per
-    object type without an ``object/`` region yet) and ``folder/a/b/__init__.py``.
+    object type without an ``object/`` region yet, unless a ``skip`` directive names it) and
+    ``folder/a/b/__init__.py``.
     """
     blocks = [block for source in files for block in source.blocks]
     has_globals = {b.global_param[0] for b in blocks if b.kind == "global"}
     has_objects = {b.type_key for b in blocks if b.kind == "object"}
+    skipped = skipped_type_keys(blocks)
     type_keys = reflection.collect_type_keys()
     root = config.prefix.strip().rstrip(".")
     for prefix in sorted(set(type_keys) | set(global_funcs)):
         if not _wanted(prefix, config):
             continue
         funcs = [] if prefix in has_globals else global_funcs.get(prefix, [])
-        keys = sorted(set(type_keys.get(prefix, [])) - has_objects - BUILTIN_TYPE_KEYS)
+        keys = sorted(set(type_keys.get(prefix, [])) - has_objects - skipped - BUILTIN_TYPE_KEYS)
         objects = reflection.sorted_by_inheritance(keys)
         if not funcs and not objects:
             continue

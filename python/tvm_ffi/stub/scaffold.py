@@ -28,11 +28,17 @@ class InitConfig:
     """Only global functions and types under this prefix get files."""
 
 
-def _import_object(dotted: str, alias: str) -> str:
+def import_object(dotted: str, alias: str) -> str:
+    """Return an ``import-object`` directive line for ``dotted``, imported as ``alias``."""
     return f"{IMPORT_OBJECT} {dotted};False;{alias}\n"
 
 
-def _class_text(info: ObjectInfo, ty_map: dict[str, str], defined: set[str]) -> str:
+def class_text(info: ObjectInfo, ty_map: dict[str, str], defined: set[str]) -> str:
+    """Return a registered class holding an empty ``object/`` region for ``info``.
+
+    Its base is the parent's class when the parent's Python name is in ``defined``, else the
+    parent imported by an ``import-object`` directive written before the class.
+    """
     key = ty_map.get(info.type_key, info.type_key)
     parent = info.parent_type_key
     parent = ty_map.get(parent, parent) if parent else None
@@ -43,7 +49,7 @@ def _class_text(info: ObjectInfo, ty_map: dict[str, str], defined: set[str]) -> 
         base = parent.rpartition(".")[2]
     else:
         base = "_" + parent.replace(".", "_")
-        text += _import_object(parent, base)
+        text += import_object(parent, base)
     return text + (
         f'@_FFI_REG_OBJ("{info.type_key}")\n'
         f"class {key.rpartition('.')[2]}({base}):\n"
@@ -68,14 +74,14 @@ def api_file_text(
     if "import-section" not in kinds:
         text += f"\n{BEGIN} import-section\n{END}\n"
     if is_root:
-        text += _import_object("tvm_ffi.libinfo.load_lib_module", "_FFI_LOAD_LIB")
+        text += import_object("tvm_ffi.libinfo.load_lib_module", "_FFI_LOAD_LIB")
         text += f'LIB = _FFI_LOAD_LIB("{config.pkg}", "{config.shared_target}")\n'
     if "global" not in kinds:
         text += f"{BEGIN} global/{prefix}\n{END}\n"
     if objects:
-        text += _import_object("tvm_ffi.register_object", "_FFI_REG_OBJ")
+        text += import_object("tvm_ffi.register_object", "_FFI_REG_OBJ")
     defined = {ty_map.get(info.type_key, info.type_key) for info in objects}
-    text += "".join(_class_text(info, ty_map, defined) for info in objects)
+    text += "".join(class_text(info, ty_map, defined) for info in objects)
     if "__all__" not in kinds:
         text += f"\n__all__ = [\n    {BEGIN} __all__\n    {END}\n]\n"
     return text
