@@ -105,13 +105,14 @@ def parse_blocks(lines: list[str]) -> list[Block]:
         if text.startswith(BEGIN):
             if region is not None:
                 raise DirectiveError(
-                    f"line {lineno}: `begin` inside the region opened at line {region.lineno}"
+                    f"parse_blocks(): line {lineno}: `begin` inside the region opened at line "
+                    f"{region.lineno}"
                 )
             region = _parse_begin(text, lineno)
             region.lines.append(line)
         elif text.startswith(END):
             if region is None:
-                raise DirectiveError(f"line {lineno}: `end` without a `begin`")
+                raise DirectiveError(f"parse_blocks(): line {lineno}: `end` without a `begin`")
             region.lines.append(line)
             blocks.append(region)
             region = None
@@ -123,7 +124,8 @@ def parse_blocks(lines: list[str]) -> list[Block]:
             blocks.append(Block("plain", "", lineno, [line]))
     if region is not None:
         raise DirectiveError(
-            f"line {region.lineno}: the region `{region.lines[0].strip()}` has no `{END}` line"
+            f"parse_blocks(): line {region.lineno}: the region `{region.lines[0].strip()}` "
+            f"has no `{END}` line"
         )
     return blocks
 
@@ -144,8 +146,9 @@ def _parse_begin(text: str, lineno: int) -> Block:
     if spec == "__all__":
         return Block("__all__", "", lineno, [])
     raise DirectiveError(
-        f"line {lineno}: unknown region `{spec}` (expected global/<prefix>[@<module>], "
-        "object/<type_key>, export/<submodule>, import-section or __all__)"
+        f"parse_blocks(): line {lineno}: unknown region `{spec}` "
+        "(expected global/<prefix>[@<module>], object/<type_key>, export/<submodule>, "
+        "import-section or __all__)"
     )
 
 
@@ -153,5 +156,7 @@ def _parse_one_line_directive(text: str, lineno: int, line: str) -> Block:
     name, sep, payload = text[len(PREFIX) :].partition("):")
     if not sep or name not in DIRECTIVE_NAMES:
         known = ", ".join(sorted(DIRECTIVE_NAMES | {"begin", "end", "skip-file"}))
-        raise DirectiveError(f"line {lineno}: unknown directive `{text}` (known: {known})")
+        raise DirectiveError(
+            f"parse_blocks(): line {lineno}: unknown directive `{text}` (known: {known})"
+        )
     return Block("directive", (name, payload.strip()), lineno, [line])

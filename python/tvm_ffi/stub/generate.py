@@ -73,7 +73,8 @@ def parse_ty_map(block: Block) -> tuple[str, str]:
     source, arrow, target = block.directive[1].partition("->")
     if not arrow or not source.strip() or not target.strip() or "->" in target:
         raise DirectiveError(
-            f"line {block.lineno}: malformed ty-map `{block.directive[1]}` (expected `A.B -> C.D`)"
+            f"parse_ty_map(): line {block.lineno}: malformed ty-map `{block.directive[1]}` "
+            "(expected `A.B -> C.D`)"
         )
     return source.strip(), target.strip()
 
@@ -107,7 +108,7 @@ def _declared_imports(source: SourceFile) -> _FileImports:
         parts = [part.strip() for part in block.directive[1].split(";")]
         dotted, checking, alias = [*parts, "", "", ""][:3]
         if not dotted:
-            raise DirectiveError(f"line {block.lineno}: import-object names nothing")
+            raise DirectiveError(f"regenerate(): line {block.lineno}: import-object names nothing")
         item = ImportItem.of(dotted, checking.lower() == "true", alias or None)
         imports.items.append(item)
         if alias == "_FFI_LOAD_LIB" or dotted.endswith("libinfo.load_lib_module"):
@@ -145,7 +146,7 @@ def regenerate(
         defined_types.add(ImportItem.of(ty_map.get(info.type_key, info.type_key)).full_name)
         fill_object(block, info, ty_map, imports.items, indent)
     if unregistered:
-        raise LookupError(f"{', '.join(unregistered)}: no such type is registered")
+        raise LookupError(f"regenerate(): {', '.join(unregistered)}: no such type is registered")
     needed = [item for item in imports.items if item.full_name not in defined_types]
     for block in [b for b in blocks if b.kind == "import-section"][:1]:
         fill_import_section(block, needed, indent)

@@ -55,11 +55,15 @@ def roll_out_prefixes(files: list[SourceFile], ty_map: dict[str, str]) -> list[S
 def _declared_prefix(source: SourceFile, heads: list[Block], owners: dict[str, Path]) -> str:
     """Return the prefix ``source`` declares, and record it in ``owners`` (prefix to file)."""
     if len(heads) > 1:
-        raise DirectiveError(f"more than one `prefix` directive (line {heads[1].lineno})")
+        raise DirectiveError(
+            f"roll_out_prefixes(): more than one `prefix` directive (line {heads[1].lineno})"
+        )
     prefix = heads[0].directive[1].rstrip(".")
     owner = owners.setdefault(prefix, source.path)
     if owner != source.path:
-        raise DirectiveError(f"prefix `{prefix}` is already declared by {owner}")
+        raise DirectiveError(
+            f"roll_out_prefixes(): prefix `{prefix}` is already declared by {owner}"
+        )
     return prefix
 
 

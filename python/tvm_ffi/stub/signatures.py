@@ -17,7 +17,10 @@ def function_stub(func: FuncInfo, namer: Namer, input_namer: Namer, indent: int 
     without parameter types takes ``*args: Any``.
     """
     if func.schema.origin != "Callable":
-        raise ValueError(f"{func.name}: expected a Callable type schema, got {func.schema.repr()}")
+        raise ValueError(
+            f"function_stub(): {func.name}: expected a Callable type schema, "
+            f"got {func.schema.repr()}"
+        )
     head = f"{' ' * indent}def {func.short_name}("
     named = func.schema.named_args
     if not named:
