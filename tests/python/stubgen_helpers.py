@@ -55,10 +55,12 @@ def type_check(
 
     basedpyright checks ``pyright_paths`` (default: ``paths``), without ``pyright_rules_off``.
     """
+    # The checkers are tools, not code under test: no sanitizer runtime preloaded into them.
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
     mypy = [sys.executable, "-m", "mypy", "--strict", "--no-incremental"]
     mypy += ["--python-version", "3.10"]
     proc = subprocess.run(
-        [*mypy, *map(str, paths)], cwd=cwd, capture_output=True, text=True, check=False
+        [*mypy, *map(str, paths)], cwd=cwd, env=env, capture_output=True, text=True, check=False
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     if importlib.util.find_spec("basedpyright") is None:
@@ -82,6 +84,7 @@ def type_check(
             *targets,
         ],
         cwd=cwd,
+        env=env,
         capture_output=True,
         text=True,
         check=False,
