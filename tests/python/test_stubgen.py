@@ -123,7 +123,13 @@ def test_unregistered_object_fails(tmp_path: Path) -> None:
 
 
 def test_console_script_is_declared() -> None:
-    scripts = importlib.metadata.entry_points(group="console_scripts")
+    found = importlib.metadata.entry_points()
+    # Python 3.9 returns a dict of groups; later versions select by keyword.
+    scripts = (
+        found.select(group="console_scripts")
+        if hasattr(found, "select")
+        else found["console_scripts"]
+    )
     (entry,) = [e for e in scripts if e.name == "tvm-ffi-stubgen"]
     assert entry.value == "tvm_ffi.stub.cli:main"
 

@@ -14,6 +14,9 @@ import pytest
 
 TYPING_USER = Path(__file__).with_name("typing_user")
 
+# mypy is a tool of the main run, like the C++ builds: not in the sanitized or per-version runs.
+pytestmark = pytest.mark.compiles
+
 
 def _require_mypy() -> None:
     if importlib.util.find_spec("mypy") is not None:
