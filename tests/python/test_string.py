@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gc
 import pickle
 
 import pytest
@@ -35,6 +36,39 @@ def test_returned_string_keeps_object_in_slot_not_dict() -> None:
     text = echo(LONG_TEXT)
     assert not hasattr(text, "__dict__")
     assert isinstance(text._tvm_ffi_cached_object, tvm_ffi.Object)
+
+
+def test_returned_string_is_not_tracked_by_the_gc() -> None:
+    """Its cache is a native handle, not a Python object: nothing for the GC to visit."""
+    assert not gc.is_tracked(echo(LONG_TEXT))
+
+
+def test_cached_object_read_twice_wraps_the_same_native_object() -> None:
+    text = echo(LONG_TEXT)
+    first, second = text._tvm_ffi_cached_object, text._tvm_ffi_cached_object
+    assert first.same_as(second)
+    assert use_count(first) == 3  # the String's own reference and the two wrappers'
+
+
+def test_cache_keeps_any_assigned_value_and_none_or_del_clear_it() -> None:
+    text = echo(LONG_TEXT)
+    marker = object()
+    text._tvm_ffi_cached_object = marker
+    assert text._tvm_ffi_cached_object is marker
+    text._tvm_ffi_cached_object = None
+    assert text._tvm_ffi_cached_object is None
+    text._tvm_ffi_cached_object = echo(LONG_TEXT + "?")._tvm_ffi_cached_object
+    assert echo(text) == LONG_TEXT + "?"  # the assigned object is what is sent
+    del text._tvm_ffi_cached_object
+    assert text._tvm_ffi_cached_object is None
+
+
+def test_releasing_the_string_releases_its_object() -> None:
+    text = echo(LONG_TEXT)
+    cached = text._tvm_ffi_cached_object
+    assert use_count(cached) == 2
+    del text
+    assert use_count(cached) == 1
 
 
 def test_string_subclass_starts_without_cached_object() -> None:

@@ -126,14 +126,43 @@ cdef extern from "tvm_ffi_python_vectorcall.h":
     Py_ssize_t PyVectorcall_NARGS(size_t nargsf)
 
 
+cdef extern from "tvm_ffi_python_scalar_call.h":
+    ctypedef struct TVMFFIPyScalarCallConfig:
+        Py_ssize_t handle_offset
+        Py_ssize_t release_gil_offset
+        void* general_entry
+        object (*make_result)(TVMFFIAny* owned)
+        int (*raise_error)(int ret) except -1
+    TVMFFIPyScalarCallConfig tvm_ffi_py_scalar_call
+    PyObject* TVMFFIPyScalarCallEntry(PyObject* self, PyObject** args, size_t nargsf,
+                                      PyObject* kwnames)
+
+
+cdef int configure_scalar_call() except -1:
+    """Tells the scalar call path (tvm_ffi_python_scalar_call.h) where a Function keeps its
+    handle and its release_gil flag, and which Cython functions finish what it does not."""
+    cdef _FunctionBase probe = _FunctionBase.__new__(_FunctionBase)
+    cdef char* start = <char*><PyObject*>probe
+    tvm_ffi_py_scalar_call.handle_offset = <char*>&probe.chandle - start
+    tvm_ffi_py_scalar_call.release_gil_offset = <char*>&probe.release_gil - start
+    tvm_ffi_py_scalar_call.general_entry = <void*>call_function_vectorcall
+    tvm_ffi_py_scalar_call.make_result = make_result
+    tvm_ffi_py_scalar_call.raise_error = raise_ffi_error
+    return 0
+
+
+configure_scalar_call()
+
 # Cython classes get only tp_call, which packs every call's arguments into a tuple; this heap
 # subclass calls through vectorcall instead. It is the one Function class Python code sees.
+# Calls with scalar arguments only take the C path of tvm_ffi_python_scalar_call.h; the others
+# call_function_vectorcall.
 Function = TVMFFIPyMakeVectorcallSubtype(
     _FunctionBase, "tvm_ffi.core.Function",
     b"A native function (``ffi.Function``); calling it converts arguments and the result.\n\n"
     b"While a call runs the GIL is released unless ``release_gil`` is False (the default\n"
     b"comes from ``TVM_FFI_RELEASE_GIL_BY_DEFAULT``, on unless set to ``\"0\"``).",
-    <void*>call_function_vectorcall, b"tvm_ffi.core.")
+    <void*>TVMFFIPyScalarCallEntry, b"tvm_ffi.core.")
 
 
 cdef void* symbol_address(object symbol, str api) except NULL:

@@ -44,10 +44,9 @@ cdef TVMFFIObjectHandle cached_handle(object value, int32_t type_index) except? 
     """The handle of ``value._tvm_ffi_cached_object`` when that is a live FFI object of
     ``type_index``; NULL otherwise (no cache, or one reassigned or moved out: the value's own
     content is then converted instead)."""
-    if type_index == kTVMFFIStr:
-        cached = string_cached_object(value)
-    else:
-        cached = getattr(value, "_tvm_ffi_cached_object", None)
+    if type_index == kTVMFFIStr and type(value) is String:
+        return string_cached_handle(value)
+    cached = getattr(value, "_tvm_ffi_cached_object", None)
     if not isinstance(cached, CObject):
         return NULL
     cdef TVMFFIObjectHandle handle = (<CObject>cached).chandle

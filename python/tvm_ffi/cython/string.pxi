@@ -16,47 +16,36 @@ class PyNativeObject:
         self._tvm_ffi_cached_object = fconstructor(*args)
 
 
-class String(str, PyNativeObject):
-    """A ``str`` that may hold the FFI string object it came from (``ffi.String``)."""
-
-    # A slot, not an instance dict: results are built without one, which halves their cost.
-    __slots__ = ("_tvm_ffi_cached_object",)
-
-    def __init__(self, *args, **kwargs) -> None:
-        self._tvm_ffi_cached_object = None
-
-    def __reduce__(self):
-        return (str, (str(self),))
+cdef extern from "tvm_ffi_python_string.h":
+    object TVMFFIPyMakeStringClass(const char* name, const char* doc, object mixin,
+                                   object (*wrap)(TVMFFIObjectHandle),
+                                   TVMFFIObjectHandle (*string_handle_of)(object) noexcept)
+    TVMFFIObjectHandle TVMFFIPyStringHandle(object self)
+    void TVMFFIPyStringAdoptHandle(object self, TVMFFIObjectHandle owned)
 
 
-cdef Py_ssize_t find_cache_slot(type cls):
-    """The byte offset of the ``_tvm_ffi_cached_object`` slot in instances of ``cls``, where
-    CPython puts a class's only slot: at the end of the instance. Checked by writing through
-    the slot's descriptor; 0 when the check fails (attribute access is then used).
-
-    Fast path: reading and writing the slot directly saves the attribute protocol, 9% of a
-    call passing a String and 6% of one returning a String (measured by turning it off).
-    Only exact Strings use it; subclasses go through the attribute. Tests:
-    test_returned_string_keeps_object_in_slot_not_dict and the subclass tests of test_string.
-    """
-    cdef Py_ssize_t offset = cls.__basicsize__ - sizeof(PyObject*)
-    probe = TVMFFIPyNewInstanceFrom(str, cls, ("slot probe",))
-    marker = object()
-    probe._tvm_ffi_cached_object = marker
-    return offset if TVMFFIPySlotGet(probe, offset) == <PyObject*>marker else 0
+cdef TVMFFIObjectHandle live_string_handle(object value) noexcept:
+    """The handle of value when it wraps a live ffi.String, else NULL."""
+    if not isinstance(value, CObject):
+        return NULL
+    cdef TVMFFIObjectHandle handle = (<CObject>value).chandle
+    if handle == NULL or TVMFFIPyObjectTypeIndex(handle) != kTVMFFIStr:
+        return NULL
+    return handle
 
 
-cdef Py_ssize_t _STRING_CACHE_SLOT = find_cache_slot(String)
+# String keeps its cache in C fields behind the str (tvm_ffi_python_string.h): a string result
+# then costs no wrapper object and no GC tracking. Measured in bench/bench_call.py ("36-char str
+# result"); tests in test_string.py.
+String = TVMFFIPyMakeStringClass(
+    b"tvm_ffi.core.String",
+    b"A ``str`` that may hold the FFI string object it came from (``ffi.String``).",
+    PyNativeObject, make_object_from_handle, live_string_handle)
 
 
-cdef object string_cached_object(object value):
-    """``value._tvm_ffi_cached_object`` (None when unset), read from the slot of an exact
-    String."""
-    cdef PyObject* cached
-    if type(value) is String and _STRING_CACHE_SLOT != 0:
-        cached = TVMFFIPySlotGet(value, _STRING_CACHE_SLOT)
-        return <object>cached if cached != NULL else None
-    return getattr(value, "_tvm_ffi_cached_object", None)
+cdef TVMFFIObjectHandle string_cached_handle(object value) noexcept:
+    """The ffi.String an exact String holds (borrowed; NULL for none)."""
+    return TVMFFIPyStringHandle(value)
 
 
 class Bytes(bytes, PyNativeObject):
@@ -75,11 +64,7 @@ cdef object make_string_result(TVMFFIAny* cell):
     if cell.type_index == kTVMFFISmallStr:
         return text
     result = TVMFFIPyNewInstanceFrom(str, String, (text,))
-    cached = make_object_from_handle(TVMFFIPyCellObject(cell))
-    if _STRING_CACHE_SLOT != 0:
-        TVMFFIPySlotSet(result, _STRING_CACHE_SLOT, cached)
-    else:
-        result._tvm_ffi_cached_object = cached
+    TVMFFIPyStringAdoptHandle(result, TVMFFIPyCellObject(cell))
     return result
 
 
