@@ -22,6 +22,7 @@ cdef extern from "tvm_ffi_python_string.h":
                                    TVMFFIObjectHandle (*string_handle_of)(object) noexcept)
     TVMFFIObjectHandle TVMFFIPyStringHandle(object self)
     void TVMFFIPyStringAdoptHandle(object self, TVMFFIObjectHandle owned)
+    object TVMFFIPyStringFromText(object text)
 
 
 cdef TVMFFIObjectHandle live_string_handle(object value) noexcept:
@@ -63,7 +64,7 @@ cdef object make_string_result(TVMFFIAny* cell):
     text = PyUnicode_DecodeUTF8(view.data, view.size, "surrogateescape")
     if cell.type_index == kTVMFFISmallStr:
         return text
-    result = TVMFFIPyNewInstanceFrom(str, String, (text,))
+    result = TVMFFIPyStringFromText(text)
     TVMFFIPyStringAdoptHandle(result, TVMFFIPyCellObject(cell))
     return result
 

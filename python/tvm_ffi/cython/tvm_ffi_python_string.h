@@ -14,6 +14,9 @@ typedef struct {
   Py_ssize_t handle_offset; /* TVMFFIObjectHandle: the owned ffi.String object, or NULL */
   Py_ssize_t other_offset;  /* PyObject*: another value assigned to the attribute, or NULL */
   destructor str_dealloc;
+  newfunc str_new;
+  PyObject* string_class; /* String itself (borrowed: the module keeps it) */
+  PyObject* one_arg;      /* the argument tuple of str_new, reused while no one else holds it */
   PyObject* (*wrap)(TVMFFIObjectHandle owned); /* a wrapper taking the reference */
   /* The handle of value when it wraps a live ffi.String (borrowed), else NULL; never raises. */
   TVMFFIObjectHandle (*string_handle_of)(PyObject* value);
@@ -93,6 +96,29 @@ static void TVMFFIPyStringDealloc(PyObject* self) {
   Py_DECREF(type);
 }
 
+/* A new String equal to text (a str), without an ffi.String yet. str's own constructor makes it
+   (a subtype instance carries its own copy of the characters); its argument tuple is reused,
+   which saves making and freeing a tuple per string result. */
+static PyObject* TVMFFIPyStringFromText(PyObject* text) {
+  PyObject* args = tvm_ffi_py_string_base.one_arg;
+  PyObject* result;
+  if (Py_REFCNT(args) != 1) { /* a caller further up the stack is using it */
+    args = PyTuple_Pack(1, text);
+    if (args == NULL) return NULL;
+    result = tvm_ffi_py_string_base.str_new(
+        (PyTypeObject*)tvm_ffi_py_string_base.string_class, args, NULL);
+    Py_DECREF(args);
+    return result;
+  }
+  Py_INCREF(text);
+  PyTuple_SetItem(args, 0, text);
+  result = tvm_ffi_py_string_base.str_new(
+      (PyTypeObject*)tvm_ffi_py_string_base.string_class, args, NULL);
+  Py_INCREF(Py_None);
+  PyTuple_SetItem(args, 0, Py_None);
+  return result;
+}
+
 /* A String pickles as the plain str it equals. */
 static PyObject* TVMFFIPyStringReduce(PyObject* self, PyObject* unused) {
   (void)unused;
@@ -124,9 +150,13 @@ static PyObject* TVMFFIPyMakeStringClass(const char* name, const char* doc, PyOb
   tvm_ffi_py_string_base.string_handle_of = string_handle_of;
 #if defined(Py_LIMITED_API)
   tvm_ffi_py_string_base.str_dealloc = (destructor)PyType_GetSlot(&PyUnicode_Type, Py_tp_dealloc);
+  tvm_ffi_py_string_base.str_new = (newfunc)PyType_GetSlot(&PyUnicode_Type, Py_tp_new);
 #else
   tvm_ffi_py_string_base.str_dealloc = PyUnicode_Type.tp_dealloc;
+  tvm_ffi_py_string_base.str_new = PyUnicode_Type.tp_new;
 #endif
+  tvm_ffi_py_string_base.one_arg = PyTuple_Pack(1, Py_None);
+  if (tvm_ffi_py_string_base.one_arg == NULL) return NULL;
   getset[0].name = "_tvm_ffi_cached_object";
   getset[0].get = TVMFFIPyStringCacheGet;
   getset[0].set = TVMFFIPyStringCacheSet;
@@ -150,6 +180,7 @@ static PyObject* TVMFFIPyMakeStringClass(const char* name, const char* doc, PyOb
   if (bases == NULL) return NULL;
   PyObject* type = PyType_FromSpecWithBases(&spec, bases);
   Py_DECREF(bases);
+  tvm_ffi_py_string_base.string_class = type;
   return type;
 }
 
