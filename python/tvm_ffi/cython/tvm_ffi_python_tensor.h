@@ -159,8 +159,20 @@ static inline TVMFFIPyTensorObj* TVMFFIPyTensorObjNew(int32_t ndim, PyObject* ow
   return self;
 }
 
+/* Returns the block of a tensor whose last reference is gone, and whose owner is released, to
+ * the pool (or frees it). */
+static inline void TVMFFIPyRecycleTensor(TVMFFIPyTensorObj* self) {
+  if (self->tensor.ndim <= TVMFFI_PY_POOLED_NDIM &&
+      tvm_ffi_py_tensor_pool_size < TVMFFI_PY_POOL_CAPACITY) {
+    tvm_ffi_py_tensor_pool[tvm_ffi_py_tensor_pool_size++] = self;
+  } else {
+    free(self);
+  }
+}
+
 /* Drops a reference held with the GIL. The last reference to one of our tensors is recycled
- * here without the deleter: no GIL round trip and no free. */
+ * here without the deleter: no GIL round trip and no free. Borrowed owners are settled before
+ * (TVMFFIPyReleaseArgument). */
 static inline void TVMFFIPyDecRefHoldingGIL(TVMFFIObjectHandle handle) {
   TVMFFIPyTensorObj* self = (TVMFFIPyTensorObj*)handle;
   if (self->header.deleter != TVMFFIPyTensorObjDelete ||
@@ -169,13 +181,8 @@ static inline void TVMFFIPyDecRefHoldingGIL(TVMFFIObjectHandle handle) {
     TVMFFIObjectDecRef(handle);
     return;
   }
-  if (!self->owner_borrowed) Py_DECREF(self->owner);
-  if (self->tensor.ndim <= TVMFFI_PY_POOLED_NDIM &&
-      tvm_ffi_py_tensor_pool_size < TVMFFI_PY_POOL_CAPACITY) {
-    tvm_ffi_py_tensor_pool[tvm_ffi_py_tensor_pool_size++] = self;
-  } else {
-    free(self);
-  }
+  Py_DECREF(self->owner);
+  TVMFFIPyRecycleTensor(self);
 }
 
 /* Makes a tensor viewing a torch tensor for a call hold the tensor's storage instead of the
@@ -225,10 +232,14 @@ static inline void TVMFFIPySettleArgumentTensor(TVMFFIObjectHandle handle) {
 static inline void TVMFFIPyReleaseArgument(TVMFFIObjectHandle handle) {
   TVMFFIPyTensorObj* self = (TVMFFIPyTensorObj*)handle;
   if (self->header.deleter == TVMFFIPyTensorObjDelete &&
-      (self->storage_getter != NULL || self->owner_borrowed) &&
-      __atomic_load_n(&self->header.combined_ref_count, __ATOMIC_ACQUIRE) !=
-          (((uint64_t)1 << 32) | 1)) {
-    TVMFFIPySettleArgumentTensor(handle);
+      (self->storage_getter != NULL || self->owner_borrowed)) {
+    if (__atomic_load_n(&self->header.combined_ref_count, __ATOMIC_ACQUIRE) !=
+        (((uint64_t)1 << 32) | 1)) {
+      TVMFFIPySettleArgumentTensor(handle);
+    } else if (self->owner_borrowed) {
+      TVMFFIPyRecycleTensor(self); /* the last reference, and none to the owner */
+      return;
+    }
   }
   TVMFFIPyDecRefHoldingGIL(handle);
 }
