@@ -363,6 +363,8 @@ cdef int convert_arg(object value, TVMFFIAny* out, TVMFFIObjectHandle* temp,
     """Writes the argument cell for value; a new reference to release after the call may go to
     *temp. The most common exact types are told apart before the rule lookup."""
     cdef type cls = type(value)
+    if cls is _call_tensor_cls:
+        return set_call_tensor(value, out, temp, ctx)  # convert_tensors.pxi
     if cls is int:
         return set_any_int(out, value, temp)
     if cls is float:
