@@ -343,8 +343,12 @@ class Map(_MappingBase[_K, _V]):
 
     _get_item, _size, _count, _iter = _MAP_GET, _MAP_SIZE, _MAP_COUNT, _MAP_ITER
 
-    def __init__(self, input_dict: Mapping[Any, Any]) -> None:
-        self._init_map_from_builtin("ffi.Map", input_dict)
+    if TYPE_CHECKING:
+
+        def __init__(self, input_dict: Mapping[Any, Any]) -> None: ...
+
+    else:
+        __init__ = core.CMappingBase._init_map  # native: no Python frame per construction
 
 
 class Dict(_MappingBase[_K, _V], MutableMapping[_K, _V]):
@@ -363,8 +367,12 @@ class Dict(_MappingBase[_K, _V], MutableMapping[_K, _V]):
 
     _get_item, _size, _count, _iter = _DICT_GET, _DICT_SIZE, _DICT_COUNT, _DICT_ITER
 
-    def __init__(self, input_dict: Mapping[Any, Any] | None = None) -> None:
-        self._init_map_from_builtin("ffi.Dict", input_dict or {})
+    if TYPE_CHECKING:
+
+        def __init__(self, input_dict: Mapping[Any, Any] | None = None) -> None: ...
+
+    else:
+        __init__ = core.CMappingBase._init_dict  # native: no Python frame per construction
 
     def __setitem__(self, key: Any, value: Any) -> None:
         hash(key)  # unhashable keys (list, dict, set) raise TypeError, as for dict

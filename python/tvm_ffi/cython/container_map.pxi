@@ -1,5 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
-# container_map.pxi: native reads of Map and Dict (length, lookup, membership, get).
+# container_map.pxi: native reads of Map and Dict (length, lookup, membership, get), and their
+# construction from a dict.
+from cpython.dict cimport PyDict_Next
+
 cdef extern from "tvm_ffi_python_map.h":
     int TVMFFIPyIsMapHandle(TVMFFIObjectHandle handle) nogil
     uint64_t TVMFFIPyMapSize(TVMFFIObjectHandle handle) nogil
@@ -15,6 +18,14 @@ cdef class CMappingBase(CContainerBase):
     and ``_packed_contains``, which ask the runtime: such a key may be an object whose type
     hashes and compares itself.
     """
+
+    def _init_map(self, input_dict):
+        """Map(input_dict): the entries are converted as function arguments would be."""
+        self.init_map_entries("ffi.Map", input_dict)
+
+    def _init_dict(self, input_dict=None):
+        """Dict(input_dict=None): the initial entries, converted as function arguments."""
+        self.init_map_entries("ffi.Dict", input_dict or {})
 
     cdef inline TVMFFIObjectHandle map_handle(self) except NULL:
         cdef TVMFFIObjectHandle handle = live_handle(self)
@@ -66,3 +77,68 @@ cdef object map_value(const TVMFFIAny* cell, const DLPackExchangeAPI* api):
     if api != NULL:
         return make_framework_result(&owned, api)
     return make_result(&owned)
+
+
+cdef enum:
+    # Up to this many key and value cells, a map is built from cells on the stack.
+    kMapStackCells = 64
+
+
+cdef int build_map_from_dict(TVMFFIObjectHandle constructor, dict entries,
+                             TVMFFIAny* result) except -1:
+    """Calls ``constructor(k0, v0, k1, v1, ...)`` for the entries of a dict, converting them
+    straight into the call's cells (no flattened tuple)."""
+    cdef TVMFFIAny stack_cells[kMapStackCells]
+    cdef TVMFFIObjectHandle stack_temps[kMapStackCells]
+    cdef TVMFFIAny* cells = stack_cells
+    cdef TVMFFIObjectHandle* temps = stack_temps
+    cdef Py_ssize_t num_cells = 2 * len(entries)
+    cdef Py_ssize_t converted = 0
+    cdef int ret = 0
+    if num_cells > kMapStackCells:
+        cells = <TVMFFIAny*>malloc(num_cells * sizeof(TVMFFIAny))
+        temps = <TVMFFIObjectHandle*>malloc(num_cells * sizeof(TVMFFIObjectHandle))
+        if cells == NULL or temps == NULL:
+            free(cells)
+            free(temps)
+            raise MemoryError(f"cannot allocate the cells of {num_cells // 2} map entries")
+    try:
+        convert_dict_entries(entries, num_cells, cells, temps, &converted)
+        ret = TVMFFIFunctionCall(constructor, cells, <int32_t>num_cells, result)
+    finally:
+        release_temporaries(temps, converted)
+        if cells != stack_cells:
+            free(cells)
+            free(temps)
+    return CHECK_CALL(ret)
+
+
+cdef int convert_dict_entries(dict entries, Py_ssize_t num_cells, TVMFFIAny* cells,
+                              TVMFFIObjectHandle* temps, Py_ssize_t* converted) except -1:
+    """Writes the key and value cells of every entry in order; ``converted`` counts the
+    temporaries to release. A conversion may run Python code, so each entry is held while it
+    is converted, and a dict that changes size meanwhile is an error, as for iteration."""
+    cdef Py_ssize_t position = 0
+    cdef PyObject* key
+    cdef PyObject* value
+    while PyDict_Next(entries, &position, &key, &value):
+        if converted[0] + 2 > num_cells:
+            raise RuntimeError("dictionary changed size during iteration")
+        held_key = <object>key
+        held_value = <object>value
+        convert_entry_cell(held_key, &cells[converted[0]], &temps[converted[0]], converted)
+        convert_entry_cell(held_value, &cells[converted[0]], &temps[converted[0]], converted)
+    if converted[0] != num_cells:
+        raise RuntimeError("dictionary changed size during iteration")
+    return 0
+
+
+cdef inline int convert_entry_cell(object item, TVMFFIAny* cell, TVMFFIObjectHandle* temp,
+                                   Py_ssize_t* converted) except -1:
+    cdef int done = 0
+    temp[0] = NULL
+    converted[0] += 1
+    TVMFFIPySetExactIntCell(<PyObject*>item, cell, &done)
+    if not done:
+        convert_arg(item, cell, temp, NULL)
+    return 0

@@ -131,8 +131,8 @@ static inline uint64_t TVMFFIPyMapProbeDistance(unsigned jump) {
 }
 
 static inline uint8_t TVMFFIPyMapMeta(const TVMFFIPyMapCell* m, uint64_t slot) {
-  const uint8_t* block = (const uint8_t*)m->data +
-                         (slot / TVMFFI_PY_MAP_BLOCK_SLOTS) * TVMFFI_PY_MAP_BLOCK_BYTES;
+  const uint8_t* block =
+      (const uint8_t*)m->data + (slot / TVMFFI_PY_MAP_BLOCK_SLOTS) * TVMFFI_PY_MAP_BLOCK_BYTES;
   return block[slot % TVMFFI_PY_MAP_BLOCK_SLOTS];
 }
 
