@@ -63,7 +63,16 @@ def assert_size(m: Map | Dict) -> None:
     assert len(m) == _PACKED[type(m)][2](m)
 
 
-STR_KEYS = ["", "a", "k5", "seven77", "eight888", "a much longer key than eight bytes", "é", "日本語"]
+STR_KEYS = [
+    "",
+    "a",
+    "k5",
+    "seven77",
+    "eight888",
+    "a much longer key than eight bytes",
+    "é",
+    "日本語",
+]
 
 
 @pytest.mark.parametrize("cls", [Map, Dict])
@@ -77,7 +86,7 @@ def test_small_layout_str_keys(cls: type, count: int) -> None:
         assert m[key] == value
         assert key in m
         assert m.get(key) == value
-    for key in STR_KEYS[count:] + ["missing", "k"]:
+    for key in [*STR_KEYS[count:], "missing", "k"]:
         assert key not in m
         assert m.get(key, -1) == -1
         assert_agrees(m, key)
@@ -191,7 +200,11 @@ def test_dict_after_inserts_and_erases() -> None:
     d: Dict = Dict()
     reference: dict = {}
     rng = random.Random(7)
-    pool = [f"k{i}" for i in range(300)] + list(range(-150, 150)) + [f"long-key-{i:05d}" for i in range(100)]
+    pool = (
+        [f"k{i}" for i in range(300)]
+        + list(range(-150, 150))
+        + [f"long-key-{i:05d}" for i in range(100)]
+    )
     for step in range(4000):
         key = rng.choice(pool)
         if rng.random() < 0.4 and key in reference:
