@@ -47,7 +47,7 @@ cdef class CContainerBase(CObject):
         if type(mapping) is dict:
             TVMFFIPySetNone(&result)
             func = _get_builtin_func(constructor)
-            build_map_from_dict((<CObject>func).chandle, <dict>mapping, &result)
+            build_map_from_dict(constructor, (<CObject>func).chandle, <dict>mapping, &result)
             self.adopt_result(&result)
             return 0
         if not hasattr(mapping, "items"):

@@ -30,7 +30,7 @@ cdef class CMappingBase(CContainerBase):
     cdef inline TVMFFIObjectHandle map_handle(self) except NULL:
         cdef TVMFFIObjectHandle handle = live_handle(self)
         if not TVMFFIPyIsMapHandle(handle):
-            raise TypeError(f"{type(self).__name__}: the native object is not a map")
+            raise TypeError(f"{type(self).__name__}(): the native object is not a Map or Dict")
         return handle
 
     def __len__(self):
@@ -84,10 +84,10 @@ cdef enum:
     kMapStackCells = 64
 
 
-cdef int build_map_from_dict(TVMFFIObjectHandle constructor, dict entries,
+cdef int build_map_from_dict(str name, TVMFFIObjectHandle constructor, dict entries,
                              TVMFFIAny* result) except -1:
-    """Calls ``constructor(k0, v0, k1, v1, ...)`` for the entries of a dict, converting them
-    straight into the call's cells (no flattened tuple)."""
+    """Calls ``constructor`` (the global function ``name``) with ``k0, v0, k1, v1, ...`` for the
+    entries of a dict, converting them straight into the call's cells (no flattened tuple)."""
     cdef TVMFFIAny stack_cells[kMapStackCells]
     cdef TVMFFIObjectHandle stack_temps[kMapStackCells]
     cdef TVMFFIAny* cells = stack_cells
@@ -101,7 +101,8 @@ cdef int build_map_from_dict(TVMFFIObjectHandle constructor, dict entries,
         if cells == NULL or temps == NULL:
             free(cells)
             free(temps)
-            raise MemoryError(f"cannot allocate the cells of {num_cells // 2} map entries")
+            api = name.rsplit(".", 1)[-1]
+            raise MemoryError(f"{api}(): cannot allocate the cells of {num_cells // 2} entries")
     try:
         convert_dict_entries(entries, num_cells, cells, temps, &converted)
         ret = TVMFFIFunctionCall(constructor, cells, <int32_t>num_cells, result)
