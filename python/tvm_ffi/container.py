@@ -249,8 +249,12 @@ class _ValuesView(ValuesView[Any]):
             yield value
 
 
-class _MappingBase(core.CContainerBase, Object, Mapping[_K, _V]):
-    """Shared read protocol of Map and Dict."""
+class _MappingBase(core.CMappingBase, Object, Mapping[_K, _V]):
+    """Shared read protocol of Map and Dict.
+
+    Length, lookup, membership and ``get`` are native; keys other than str, int, bool and None
+    are looked up through the runtime functions below.
+    """
 
     _get_item: core.Function
     _size: core.Function
@@ -261,10 +265,7 @@ class _MappingBase(core.CContainerBase, Object, Mapping[_K, _V]):
         # Each subclass is constructed from its entries.
         def __init__(self, input_dict: Mapping[Any, Any], /) -> None: ...
 
-    def __len__(self) -> int:
-        return int(type(self)._size(self))
-
-    def __getitem__(self, key: Any) -> Any:
+    def _packed_getitem(self, key: Any) -> Any:
         hash(key)  # unhashable keys (list, dict, set) raise TypeError, as for dict
         try:
             return type(self)._get_item(self, key)
@@ -272,7 +273,7 @@ class _MappingBase(core.CContainerBase, Object, Mapping[_K, _V]):
             kind = "Map" if isinstance(self, Map) else "Dict"
             raise KeyError(f"key is not in {kind}") from None
 
-    def __contains__(self, key: object) -> bool:
+    def _packed_contains(self, key: object) -> bool:
         hash(key)
         try:
             return bool(type(self)._count(self, key) != 0)
@@ -304,12 +305,6 @@ class _MappingBase(core.CContainerBase, Object, Mapping[_K, _V]):
     def items(self) -> ItemsView[Any, Any]:
         """Return a view of the (key, value) pairs, in insertion order."""
         return _ItemsView(self)
-
-    def get(self, key: Any, default: Any = None) -> Any:
-        """Return the value of ``key``, or ``default`` when it is missing."""
-        if key not in self:
-            return default
-        return self[key]
 
     def __bool__(self) -> bool:
         return len(self) > 0
@@ -348,8 +343,12 @@ class Map(_MappingBase[_K, _V]):
 
     _get_item, _size, _count, _iter = _MAP_GET, _MAP_SIZE, _MAP_COUNT, _MAP_ITER
 
-    def __init__(self, input_dict: Mapping[Any, Any]) -> None:
-        self._init_map_from_builtin("ffi.Map", input_dict)
+    if TYPE_CHECKING:
+
+        def __init__(self, input_dict: Mapping[Any, Any]) -> None: ...
+
+    else:
+        __init__ = core.CMappingBase._init_map  # native: no Python frame per construction
 
 
 class Dict(_MappingBase[_K, _V], MutableMapping[_K, _V]):
@@ -368,8 +367,12 @@ class Dict(_MappingBase[_K, _V], MutableMapping[_K, _V]):
 
     _get_item, _size, _count, _iter = _DICT_GET, _DICT_SIZE, _DICT_COUNT, _DICT_ITER
 
-    def __init__(self, input_dict: Mapping[Any, Any] | None = None) -> None:
-        self._init_map_from_builtin("ffi.Dict", input_dict or {})
+    if TYPE_CHECKING:
+
+        def __init__(self, input_dict: Mapping[Any, Any] | None = None) -> None: ...
+
+    else:
+        __init__ = core.CMappingBase._init_dict  # native: no Python frame per construction
 
     def __setitem__(self, key: Any, value: Any) -> None:
         hash(key)  # unhashable keys (list, dict, set) raise TypeError, as for dict

@@ -17,9 +17,13 @@ cdef class CContainerBase(CObject):
         TVMFFIPySetNone(&result)
         func = _get_builtin_func(constructor)
         call_packed((<CObject>func).chandle, items, &result, False)
+        self.adopt_result(&result)
+
+    cdef inline void adopt_result(self, const TVMFFIAny* result) noexcept:
+        """Takes the object of a constructor's owned result cell as this object's own."""
         if self.chandle != NULL:
             TVMFFIObjectDecRef(self.chandle)
-        self.chandle = TVMFFIPyCellObject(&result)
+        self.chandle = TVMFFIPyCellObject(result)
 
     def _tag_value(self, value):
         """A value read out of this container through an FFI call that did not see the
@@ -35,14 +39,26 @@ cdef class CContainerBase(CObject):
 
     def _init_map_from_builtin(self, str constructor, object mapping):
         """Adopts the map returned by ``constructor(k0, v0, k1, v1, ...)`` for the entries."""
-        cdef list flat = []
+        self.init_map_entries(constructor, mapping)
+
+    cdef int init_map_entries(self, str constructor, object mapping) except -1:
+        cdef list flat
+        cdef TVMFFIAny result
+        if type(mapping) is dict:
+            TVMFFIPySetNone(&result)
+            func = _get_builtin_func(constructor)
+            build_map_from_dict(constructor, (<CObject>func).chandle, <dict>mapping, &result)
+            self.adopt_result(&result)
+            return 0
         if not hasattr(mapping, "items"):
             api = constructor.rsplit(".", 1)[-1]
             raise TypeError(f"{api}(): expected a mapping, got '{type(mapping).__name__}'")
+        flat = []
         for key, value in mapping.items():
             flat.append(key)
             flat.append(value)
         self._init_from_builtin(constructor, tuple(flat))
+        return 0
 
 
 cdef class CSequenceBase(CContainerBase):

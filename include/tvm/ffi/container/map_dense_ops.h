@@ -73,39 +73,39 @@ struct DenseMapOps {
     for (uint64_t next = cur; m->NextInChain(cur, &next) && next != slot;) cur = next;
     return cur;
   }
-  /// Writes a new entry (key, None) into the empty slot with metadata meta.
-  static void Emplace(Obj* m, uint64_t slot, uint8_t meta, Any key) {
+  /// Writes a new entry (key, value) into the empty slot with metadata meta.
+  static void Emplace(Obj* m, uint64_t slot, uint8_t meta, Any&& key, Any&& value) {
     new (&m->Item(slot).key) Any(std::move(key));
-    new (&m->Item(slot).value) Any();
+    new (&m->Item(slot).value) Any(std::move(value));
     m->Meta(slot) = meta;
     ListAppend(m, slot);
     ++m->size_;
   }
-  /// Inserts an absent key with value None; false when the table must grow first. key is
-  /// moved from only on success.
-  static bool TryInsert(Obj* m, Any&& key, uint64_t hash, uint64_t* slot) {
+  /// Inserts an absent key with its value; false when the table must grow first. key and
+  /// value are moved from only on success.
+  static bool TryInsert(Obj* m, Any&& key, Any&& value, uint64_t hash, uint64_t* slot) {
     if (IsFull(m)) return false;
     uint64_t head = m->SlotOfHash(hash);
     uint8_t meta = m->Meta(head);
     if (meta == MapBaseObj::kEmptySlot) {
-      Emplace(m, head, 0x00, std::move(key));
+      Emplace(m, head, 0x00, std::move(key), std::move(value));
       *slot = head;
       return true;
     }
-    if (!IsHead(meta)) return SpareHead(m, head, std::move(key), slot);
+    if (!IsHead(meta)) return SpareHead(m, head, std::move(key), std::move(value), slot);
     uint64_t tail = head;
     while (m->NextInChain(tail, &tail)) {
     }
     uint8_t jump;
     if (!NextEmpty(m, tail, &jump, slot)) return false;
-    Emplace(m, *slot, 0x80, std::move(key));
+    Emplace(m, *slot, 0x80, std::move(key), std::move(value));
     SetJump(m, tail, jump);
     return true;
   }
   /// `target` belongs to another chain: move that chain's members from target onwards to
   /// empty slots further along, then make target the head of a new chain holding key.
   /// On failure the table is left for a rebuild through the insertion-order list.
-  static bool SpareHead(Obj* m, uint64_t target, Any&& key, uint64_t* slot) {
+  static bool SpareHead(Obj* m, uint64_t target, Any&& key, Any&& value, uint64_t* slot) {
     uint64_t w = FindPrev(m, target);
     uint64_t r = target;
     bool first = true;
@@ -123,7 +123,7 @@ struct DenseMapOps {
       if ((r_meta & 0x7F) == 0) break;
       r = (r + kMapProbeTable.dist[r_meta & 0x7F]) & (m->NumSlots() - 1);
     }
-    Emplace(m, target, 0x00, std::move(key));
+    Emplace(m, target, 0x00, std::move(key), std::move(value));
     *slot = target;
     return true;
   }
@@ -229,13 +229,12 @@ struct MapOps {
       return;
     }
     uint64_t slot;
-    if (!m->IsSmall() && DenseMapOps::TryInsert(m, std::move(key), hash, &slot)) {
-      m->Item(slot).value = std::move(value);
+    if (!m->IsSmall() && DenseMapOps::TryInsert(m, std::move(key), std::move(value), hash, &slot)) {
       return;
     }
     Derived::Adopt(self, Grown(m));
-    // TryInsert takes key only when it succeeds.  NOLINTNEXTLINE(bugprone-use-after-move)
-    InsertOrAssign(self, std::move(key), std::move(value));
+    // TryInsert takes key and value only when it succeeds.
+    InsertOrAssign(self, std::move(key), std::move(value));  // NOLINT(bugprone-use-after-move)
   }
 
  private:
@@ -250,10 +249,10 @@ struct MapOps {
   static bool CopyDense(const MapBaseObj* src, MapBaseObj* dst) {
     for (uint64_t i = src->IterBegin(); i != src->IterEnd(); i = src->IterNext(i)) {
       uint64_t slot;
-      if (!DenseMapOps::TryInsert(dst, Any(src->KeyAt(i)), MapKeyHash(src->KeyAt(i)), &slot)) {
+      if (!DenseMapOps::TryInsert(dst, Any(src->KeyAt(i)), Any(src->ValueAt(i)),
+                                  MapKeyHash(src->KeyAt(i)), &slot)) {
         return false;
       }
-      dst->Item(slot).value = src->ValueAt(i);
     }
     return true;
   }
