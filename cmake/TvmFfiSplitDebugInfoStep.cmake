@@ -18,7 +18,9 @@ endfunction()
 
 # read_build_id(<library> <out_var>): the GNU build id in lower-case hex, or "" when there is none.
 function(read_build_id library out_var)
-  set(_note "${DEBUGINFO_DIR}/.build-id-note.tmp")
+  get_filename_component(_name "${library}" NAME)
+  # Named after the library: the steps of two libraries may run at the same time.
+  set(_note "${DEBUGINFO_DIR}/${_name}.build-id.tmp")
   file(REMOVE "${_note}")
   run_objcopy(-O binary --only-section=.note.gnu.build-id "${library}" "${_note}")
   set(_hex "")
