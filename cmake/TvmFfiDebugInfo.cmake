@@ -3,7 +3,7 @@
 # so that the wheel ships stripped libraries and file:line in backtraces still works.
 #
 # Each library, right after it is linked (so only when it is relinked), gets:
-#   <build>/debuginfo/<library file name>.debug       its DWARF, zlib-compressed;
+#   <build>/debuginfo/<library file name>.debug       its DWARF (objcopy --only-keep-debug);
 #   <build>/debuginfo/.build-id/xx/yyyy.debug         a link to it named by the GNU build id;
 # and itself loses its .debug_* sections (it keeps .symtab) and gains a .gnu_debuglink.
 # libdw finds the file by build id, or by the debuglink name at the top of the folder, in the
