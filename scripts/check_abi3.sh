@@ -25,6 +25,10 @@ make_venv "${pythons[0]}" "${WORK}/build-venv" scikit-build-core "cython>=3.0" c
   -w "${WORK}/dist" .
 wheel="$(ls "${WORK}"/dist/*-cp312-abi3-*.whl)"
 "${WORK}/build-venv/bin/abi3audit" --strict --verbose "${wheel}"
+# tests/python/test_wheel_layout.py checks this wheel's size (at most 3 MB) and its stripped
+# libraries in each run below.
+TVM_FFI_WHEEL="$(realpath "${wheel}")"
+export TVM_FFI_WHEEL
 
 for python in "${pythons[@]}"; do
   run_suite_with_wheel "${python}" "${WORK}" "${wheel}"

@@ -3,7 +3,7 @@
 
 This module never loads ``libtvm_ffi``; ``import tvm_ffi`` skips loading it when the running
 program is this command (see ``tvm_ffi._is_config_mode``). ``--backtrace`` asks a child
-interpreter, which does load it.
+interpreter, which does load it, and so does ``--debuginfo-dir``.
 """
 
 from __future__ import annotations
@@ -46,19 +46,29 @@ def _ldflags() -> str:
     return "" if _is_windows() else f"-L{_libdir()}"
 
 
-# Prints the runtime's answer; its own line of text when loading tvm_ffi fails.
-_SYMBOLIZER_QUERY = "import tvm_ffi; print(tvm_ffi.get_global_func('ffi.backtrace.Symbolizer')())"
+def _ask_runtime(global_func: str) -> str:
+    """Return what a global function of the runtime returns, asked in a child interpreter.
 
-
-def _backtrace() -> str:
-    """How C++ frames in tracebacks are symbolised: ``libdw`` or ``symbols-only (...)``."""
+    When loading tvm_ffi fails there, return a line that says so instead.
+    """
+    query = f"import tvm_ffi; print(tvm_ffi.get_global_func({global_func!r})())"
     child = subprocess.run(
-        [sys.executable, "-c", _SYMBOLIZER_QUERY], capture_output=True, text=True, check=False
+        [sys.executable, "-c", query], capture_output=True, text=True, check=False
     )
     if child.returncode != 0:
         last_line = (child.stderr.strip().splitlines() or ["no error output"])[-1]
         return f"unknown (importing tvm_ffi failed: {last_line})"
     return child.stdout.strip()
+
+
+def _backtrace() -> str:
+    """How C++ frames in tracebacks are symbolised: ``libdw`` or ``symbols-only (...)``."""
+    return _ask_runtime("ffi.backtrace.Symbolizer")
+
+
+def _debuginfo_dir() -> str:
+    """Return the build's folder of debug info files; empty when the libraries hold theirs."""
+    return _ask_runtime("ffi.backtrace.DebuginfoDir")
 
 
 # Flag name, help text and how to compute its line; the output always follows this order.
@@ -79,6 +89,12 @@ _FLAGS: list[tuple[str, str, Callable[[], str]]] = [
         "print how C++ frames in tracebacks are symbolised: libdw (with file:line) or "
         "symbols-only (function names; the reason and the fix follow)",
         _backtrace,
+    ),
+    (
+        "debuginfo-dir",
+        "print the folder the build put the libraries' debug info in (searched for file:line "
+        "unless TVM_FFI_DEBUGINFO_PATH is set; empty when the libraries hold it)",
+        _debuginfo_dir,
     ),
 ]
 

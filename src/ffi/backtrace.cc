@@ -27,6 +27,11 @@
 #define TVM_FFI_BACKTRACE_HAS_LIBDW 0
 #endif
 
+// The build's folder of separate debug info files (TVM_FFI_SPLIT_DEBUGINFO), "" without one.
+#ifndef TVM_FFI_BUILD_DEBUGINFO_DIR
+#define TVM_FFI_BUILD_DEBUGINFO_DIR ""
+#endif
+
 namespace tvm {
 namespace ffi {
 namespace details {
@@ -152,6 +157,17 @@ struct LibdwApi {
   }
 };
 
+/// libdw's search path for separate debug info: the folders TVM_FFI_DEBUGINFO_PATH names
+/// (colon-separated; set, even empty, it replaces the build's folder), else the build's folder;
+/// then libdw's own default (the library's folder, its .debug/ and /usr/lib/debug). libdw
+/// looks up .build-id/xx/yyyy.debug and the .gnu_debuglink name in each absolute folder.
+std::string DebuginfoSearchPath() {
+  const char* setting = std::getenv("TVM_FFI_DEBUGINFO_PATH");
+  std::string folders = setting != nullptr ? setting : BuildDebuginfoDir();
+  const char* libdw_default = ":.debug:/usr/lib/debug";
+  return folders.empty() ? libdw_default : folders + ":" + libdw_default;
+}
+
 /// A process-wide libdwfl session, rebuilt when an address falls outside every known module.
 class DwflSession {
  public:
@@ -172,7 +188,8 @@ class DwflSession {
   }
 
  private:
-  explicit DwflSession(const LibdwApi& dw) : dw_(dw) {
+  explicit DwflSession(const LibdwApi& dw) : dw_(dw), search_path_(DebuginfoSearchPath()) {
+    debuginfo_path_ = &search_path_[0];
     callbacks_.find_elf = dw.linux_proc_find_elf;
     callbacks_.find_debuginfo = dw.standard_find_debuginfo;
     callbacks_.debuginfo_path = &debuginfo_path_;
@@ -217,7 +234,8 @@ class DwflSession {
   }
 
   const LibdwApi& dw_;
-  char* debuginfo_path_ = nullptr;
+  std::string search_path_;
+  char* debuginfo_path_ = nullptr;  // points into search_path_
   Dwfl_Callbacks callbacks_{};
   std::mutex mutex_;
   Dwfl* dwfl_ = nullptr;
@@ -294,6 +312,8 @@ const char* BacktraceSymbolizer() {
          "then reinstall tvm_ffi, for file:line)";
 #endif
 }
+
+const char* BuildDebuginfoDir() { return TVM_FFI_BUILD_DEBUGINFO_DIR; }
 
 std::string Demangle(const char* name) {
   if (name[0] != '_' || name[1] != 'Z') return name;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// backtrace_symbolizer.cc: the global ffi.backtrace.Symbolizer, which tells whether C++ frames
-// in backtraces carry file:line (read by `tvm-ffi-config --backtrace`).
+// backtrace_symbolizer.cc: the globals ffi.backtrace.Symbolizer, which tells whether C++ frames
+// in backtraces carry file:line (`tvm-ffi-config --backtrace`), and ffi.backtrace.DebuginfoDir,
+// where the build put the libraries' debug info (`tvm-ffi-config --debuginfo-dir`).
 #include <tvm/ffi/reflection/registry.h>
 #include <tvm/ffi/string.h>
 
@@ -14,6 +15,10 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       "ffi.backtrace.Symbolizer", []() { return String(details::BacktraceSymbolizer()); },
       "How C++ frames in backtraces are symbolised: \"libdw\" (with file:line) or "
       "\"symbols-only (...)\" saying why, and how to get file:line");
+  reflection::GlobalDef().def(
+      "ffi.backtrace.DebuginfoDir", []() { return String(details::BuildDebuginfoDir()); },
+      "The build's folder of separate debug info files (searched for file:line unless "
+      "TVM_FFI_DEBUGINFO_PATH is set), or \"\" when the libraries hold their debug info");
 }
 
 }  // namespace ffi

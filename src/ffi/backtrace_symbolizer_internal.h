@@ -11,6 +11,10 @@ namespace details {
 /// (function names only, from the ELF symbol tables).
 const char* BacktraceSymbolizer();
 
+/// The build's folder of separate debug info files, searched unless TVM_FFI_DEBUGINFO_PATH is
+/// set; "" when the libraries were built with their debug info inside (no folder).
+const char* BuildDebuginfoDir();
+
 }  // namespace details
 }  // namespace ffi
 }  // namespace tvm
