@@ -5,10 +5,12 @@
 # reports its size and whether its libraries are stripped (no .debug_* sections, a
 # .gnu_debuglink to the build's debuginfo folder).
 #
-#   bench/bench_install.sh [--build-isolation]
+#   bench/bench_install.sh [--no-build-isolation]
 #
-# PYTHON picks the interpreter to install into (default: .venv/bin/python of the checkout); by
-# default pip runs with --no-build-isolation, so the build tools must be installed there.
+# PYTHON picks the interpreter to install into (default: .venv/bin/python of the checkout). By
+# default pip isolates the build, as a plain `pip install .` does: scikit-build-core then clears
+# the build directory's CMake cache and object files, and ccache (used when installed) serves the
+# rebuild. With --no-build-isolation the build tools must be installed in that environment.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -17,9 +19,9 @@ if [ ! -x "${python}" ]; then
   echo "bench_install.sh: ${python} not found; set PYTHON to a virtual environment's python" >&2
   exit 2
 fi
-pip_options=(-q --no-build-isolation)
-if [ "${1:-}" = "--build-isolation" ]; then
-  pip_options=(-q)
+pip_options=(-q)
+if [ "${1:-}" = "--no-build-isolation" ]; then
+  pip_options=(-q --no-build-isolation)
 fi
 work="$(mktemp -d)"
 trap 'rm -rf "${work}"' EXIT

@@ -28,3 +28,22 @@ function(tvm_ffi_add_warning_flags target)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wconversion
     $<$<BOOL:${TVM_FFI_WERROR}>:-Werror>)
 endfunction()
+
+# tvm_ffi_use_ccache_when_found(): compile C and C++ through ccache (TVM_FFI_USE_CCACHE) unless a
+# launcher was chosen already (CMAKE_<LANG>_COMPILER_LAUNCHER from the cache or the environment).
+function(tvm_ffi_use_ccache_when_found)
+  if(NOT TVM_FFI_USE_CCACHE)
+    return()
+  endif()
+  find_program(TVM_FFI_CCACHE_PROGRAM ccache)
+  if(NOT TVM_FFI_CCACHE_PROGRAM)
+    return()
+  endif()
+  foreach(lang C CXX)
+    if(NOT DEFINED CMAKE_${lang}_COMPILER_LAUNCHER AND NOT DEFINED ENV{CMAKE_${lang}_COMPILER_LAUNCHER})
+      set(CMAKE_${lang}_COMPILER_LAUNCHER "${TVM_FFI_CCACHE_PROGRAM}" CACHE STRING
+          "Compiler launcher for ${lang} (TVM_FFI_USE_CCACHE)")
+    endif()
+  endforeach()
+  message(STATUS "tvm_ffi: compiling through ${TVM_FFI_CCACHE_PROGRAM}")
+endfunction()
