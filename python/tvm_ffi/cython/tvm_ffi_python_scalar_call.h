@@ -4,8 +4,8 @@
    here in C, in one frame, before the general Cython path is considered. Scalar results are
    built here too; any other result, and every error, goes back to the Cython core. A call this
    path cannot take (keywords, another argument type, a big int) goes to the general entry
-   untouched: the result is the same either way. Gain against the build before it: 6% of
-   `nop()`, 11% of `nop(1)` (bench/bench_call.py). Tests: test_scalar_call.py. */
+   untouched: the result is the same either way. Gain against the build before it: 6-18% of
+   `nop()`, 11-18% of `nop(1)` (bench/bench_call.py). Tests: test_scalar_call.py. */
 #ifndef TVM_FFI_PYTHON_SCALAR_CALL_H_
 #define TVM_FFI_PYTHON_SCALAR_CALL_H_
 

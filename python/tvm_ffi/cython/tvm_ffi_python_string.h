@@ -4,7 +4,7 @@
    (or is NULL); `other` holds any other value assigned to the attribute. A string result thus
    costs no Python wrapper object and no GC tracking (which a class statement would add even with
    empty __slots__): the wrapper is made when the attribute is read. Gain against the build
-   before it: 26% of a call returning a 36-char String (bench/bench_call.py). Tests:
+   before it: 26-36% of a call returning a 36-char String (bench/bench_call.py). Tests:
    test_string.py. */
 #ifndef TVM_FFI_PYTHON_STRING_H_
 #define TVM_FFI_PYTHON_STRING_H_
