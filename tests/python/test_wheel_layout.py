@@ -63,8 +63,11 @@ except ValueError as error:
 """
 
 
-def _boundary_frame(debuginfo_path: str) -> tuple[str, int, str]:
-    env = {**os.environ, "TVM_FFI_DEBUGINFO_PATH": debuginfo_path}
+def _boundary_frame(debuginfo_path: str | None) -> tuple[str, int, str]:
+    """The raising frame in a fresh process; None leaves TVM_FFI_DEBUGINFO_PATH unset."""
+    env = {key: value for key, value in os.environ.items() if key != "TVM_FFI_DEBUGINFO_PATH"}
+    if debuginfo_path is not None:
+        env["TVM_FFI_DEBUGINFO_PATH"] = debuginfo_path
     result = subprocess.run(
         [sys.executable, "-c", _BOUNDARY_FRAME],
         capture_output=True,
@@ -116,16 +119,7 @@ def test_config_prints_the_build_debuginfo_dir(config_script: str) -> None:
 @needs_libdw
 @needs_split_build
 def test_build_debuginfo_dir_gives_file_and_line() -> None:
-    env = {key: value for key, value in os.environ.items() if key != "TVM_FFI_DEBUGINFO_PATH"}
-    result = subprocess.run(
-        [sys.executable, "-c", _BOUNDARY_FRAME],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-        env=env,
-    )
-    filename, lineno, _ = json.loads(result.stdout)
+    filename, lineno, _ = _boundary_frame(None)
     assert filename.endswith("function_details.h")
     assert lineno > 0
 

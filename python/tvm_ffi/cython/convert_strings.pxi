@@ -45,7 +45,7 @@ cdef TVMFFIObjectHandle cached_handle(object value, int32_t type_index) except? 
     ``type_index``; NULL otherwise (no cache, or one reassigned or moved out: the value's own
     content is then converted instead)."""
     if type_index == kTVMFFIStr and type(value) is String:
-        return string_cached_handle(value)
+        return TVMFFIPyStringHandle(value)  # borrowed; NULL for none
     cached = getattr(value, "_tvm_ffi_cached_object", None)
     if not isinstance(cached, CObject):
         return NULL

@@ -44,11 +44,6 @@ String = TVMFFIPyMakeStringClass(
     PyNativeObject, make_object_from_handle, live_string_handle)
 
 
-cdef TVMFFIObjectHandle string_cached_handle(object value) noexcept:
-    """The ffi.String an exact String holds (borrowed; NULL for none)."""
-    return TVMFFIPyStringHandle(value)
-
-
 class Bytes(bytes, PyNativeObject):
     """A ``bytes`` that may hold the FFI bytes object it came from (``ffi.Bytes``)."""
 
