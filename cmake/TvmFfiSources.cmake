@@ -33,6 +33,7 @@ set(TVM_FFI_RUNTIME_SOURCES
   src/ffi/json_writer.cc
   src/ffi/library_module.cc
   src/ffi/library_open.cc
+  src/ffi/map_build.cc
   src/ffi/module.cc
   src/ffi/object.cc
   src/ffi/recursive_compare.cc

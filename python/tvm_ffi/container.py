@@ -332,7 +332,7 @@ class _MappingBase(core.CMappingBase, Object, Mapping[_K, _V]):
         return _reduce(self, lambda: (dict(self.items()),))
 
 
-class Map(_MappingBase[_K, _V]):
+class Map(_MappingBase[_K, _V], core.CMap):
     """An immutable, insertion-ordered FFI map (``ffi.Map``).
 
     Parameters
@@ -343,15 +343,12 @@ class Map(_MappingBase[_K, _V]):
 
     _get_item, _size, _count, _iter = _MAP_GET, _MAP_SIZE, _MAP_COUNT, _MAP_ITER
 
-    if TYPE_CHECKING:
+    if TYPE_CHECKING:  # the constructor is core.CMap's, called natively by Map(...)
 
         def __init__(self, input_dict: Mapping[Any, Any]) -> None: ...
 
-    else:
-        __init__ = core.CMappingBase._init_map  # native: no Python frame per construction
 
-
-class Dict(_MappingBase[_K, _V], MutableMapping[_K, _V]):
+class Dict(_MappingBase[_K, _V], core.CDict, MutableMapping[_K, _V]):
     """A mutable, insertion-ordered FFI dict (``ffi.Dict``), shared by reference.
 
     Unlike Python's ``dict``, a Dict is hashable: ``hash`` is computed from the current
@@ -367,12 +364,9 @@ class Dict(_MappingBase[_K, _V], MutableMapping[_K, _V]):
 
     _get_item, _size, _count, _iter = _DICT_GET, _DICT_SIZE, _DICT_COUNT, _DICT_ITER
 
-    if TYPE_CHECKING:
+    if TYPE_CHECKING:  # the constructor is core.CDict's, called natively by Dict(...)
 
         def __init__(self, input_dict: Mapping[Any, Any] | None = None) -> None: ...
-
-    else:
-        __init__ = core.CMappingBase._init_dict  # native: no Python frame per construction
 
     def __setitem__(self, key: Any, value: Any) -> None:
         hash(key)  # unhashable keys (list, dict, set) raise TypeError, as for dict

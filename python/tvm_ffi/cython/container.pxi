@@ -39,17 +39,27 @@ cdef class CContainerBase(CObject):
 
     def _init_map_from_builtin(self, str constructor, object mapping):
         """Adopts the map returned by ``constructor(k0, v0, k1, v1, ...)`` for the entries."""
-        self.init_map_entries(constructor, mapping)
+        if constructor == "ffi.Map" or constructor == "ffi.Dict":
+            self.init_map_entries(kTVMFFIMap if constructor == "ffi.Map" else kTVMFFIDict,
+                                  mapping)
+        else:
+            self.init_from_mapping_items(constructor, mapping)
 
-    cdef int init_map_entries(self, str constructor, object mapping) except -1:
+    cdef int init_map_entries(self, int32_t type_index, object mapping) except -1:
+        """Becomes the new Map or Dict (type_index) of the entries of mapping."""
+        cdef TVMFFIObjectHandle handle
+        if type(mapping) is not dict:
+            return self.init_from_mapping_items(
+                "ffi.Map" if type_index == kTVMFFIMap else "ffi.Dict", mapping)
+        handle = build_map_from_dict(type_index, <dict>mapping)  # container_map.pxi
+        if self.chandle != NULL:
+            TVMFFIObjectDecRef(self.chandle)
+        self.chandle = handle
+        return 0
+
+    cdef int init_from_mapping_items(self, str constructor, object mapping) except -1:
+        """Adopts ``constructor(k0, v0, k1, v1, ...)`` for the items of a mapping."""
         cdef list flat
-        cdef TVMFFIAny result
-        if type(mapping) is dict:
-            TVMFFIPySetNone(&result)
-            func = _get_builtin_func(constructor)
-            build_map_from_dict(constructor, (<CObject>func).chandle, <dict>mapping, &result)
-            self.adopt_result(&result)
-            return 0
         if not hasattr(mapping, "items"):
             api = constructor.rsplit(".", 1)[-1]
             raise TypeError(f"{api}(): expected a mapping, got '{type(mapping).__name__}'")

@@ -9,6 +9,16 @@ cdef extern from "tvm_ffi_python_map.h":
     int TVMFFIPyMapFind(TVMFFIObjectHandle handle, PyObject* key, const TVMFFIAny** out_value,
                         int* out_done)
 
+cdef extern from "tvm_ffi_python_map_build.h":
+    void TVMFFIPySetPlainCell(PyObject* value, TVMFFIAny* cell, int* out_done) noexcept
+    int TVMFFIPyDictPlainCells(object entries, Py_ssize_t* position, TVMFFIAny* cells,
+                               Py_ssize_t num_cells, Py_ssize_t* count, PyObject** out_key,
+                               PyObject** out_value) noexcept
+
+cdef extern from "tvm/ffi/extra/c_map_api.h":
+    int TVMFFIMapFromPairs(int32_t type_index, const TVMFFIAny* cells, int64_t num_pairs,
+                           TVMFFIObjectHandle* out) nogil
+
 
 cdef class CMappingBase(CContainerBase):
     """Native base of Map and Dict.
@@ -18,14 +28,6 @@ cdef class CMappingBase(CContainerBase):
     and ``_packed_contains``, which ask the runtime: such a key may be an object whose type
     hashes and compares itself.
     """
-
-    def _init_map(self, input_dict):
-        """Map(input_dict): the entries are converted as function arguments would be."""
-        self.init_map_entries("ffi.Map", input_dict)
-
-    def _init_dict(self, input_dict=None):
-        """Dict(input_dict=None): the initial entries, converted as function arguments."""
-        self.init_map_entries("ffi.Dict", input_dict or {})
 
     cdef inline TVMFFIObjectHandle map_handle(self) except NULL:
         cdef TVMFFIObjectHandle handle = live_handle(self)
@@ -68,6 +70,23 @@ cdef class CMappingBase(CContainerBase):
         return map_value(found, self.exchange_api)
 
 
+cdef class CMap(CMappingBase):
+    """Native base of Map: its constructor. A native ``__init__`` inherited by the Python
+    class is called by ``Map(...)`` directly (no method lookup, no bound call)."""
+
+    def __init__(self, input_dict):
+        """Map(input_dict): the entries are converted as function arguments would be."""
+        self.init_map_entries(kTVMFFIMap, input_dict)
+
+
+cdef class CDict(CMappingBase):
+    """Native base of Dict: its constructor (see CMap)."""
+
+    def __init__(self, input_dict=None):
+        """Dict(input_dict=None): the initial entries, converted as function arguments."""
+        self.init_map_entries(kTVMFFIDict, input_dict or {})
+
+
 cdef object map_value(const TVMFFIAny* cell, const DLPackExchangeAPI* api):
     """The Python value of a value cell borrowed from a map, converted as a call returning it
     to the map's framework would convert it."""
@@ -84,16 +103,16 @@ cdef enum:
     kMapStackCells = 64
 
 
-cdef int build_map_from_dict(str name, TVMFFIObjectHandle constructor, dict entries,
-                             TVMFFIAny* result) except -1:
-    """Calls ``constructor`` (the global function ``name``) with ``k0, v0, k1, v1, ...`` for the
-    entries of a dict, converting them straight into the call's cells (no flattened tuple)."""
+cdef TVMFFIObjectHandle build_map_from_dict(int32_t type_index, dict entries) except NULL:
+    """A new Map or Dict (type_index) of the entries of a dict, converted as call arguments
+    are, built by one C call (no packed call, no argument tuple)."""
     cdef TVMFFIAny stack_cells[kMapStackCells]
     cdef TVMFFIObjectHandle stack_temps[kMapStackCells]
     cdef TVMFFIAny* cells = stack_cells
     cdef TVMFFIObjectHandle* temps = stack_temps
+    cdef TVMFFIObjectHandle result = NULL
     cdef Py_ssize_t num_cells = 2 * len(entries)
-    cdef Py_ssize_t converted = 0
+    cdef Py_ssize_t num_temps = 0
     cdef int ret = 0
     if num_cells > kMapStackCells:
         cells = <TVMFFIAny*>malloc(num_cells * sizeof(TVMFFIAny))
@@ -101,45 +120,60 @@ cdef int build_map_from_dict(str name, TVMFFIObjectHandle constructor, dict entr
         if cells == NULL or temps == NULL:
             free(cells)
             free(temps)
-            api = name.rsplit(".", 1)[-1]
-            raise MemoryError(f"{api}(): cannot allocate the cells of {num_cells // 2} entries")
+            raise MemoryError(f"{map_kind_name(type_index)}(): cannot allocate the cells of "
+                              f"{num_cells // 2} entries")
     try:
-        convert_dict_entries(entries, num_cells, cells, temps, &converted)
-        ret = TVMFFIFunctionCall(constructor, cells, <int32_t>num_cells, result)
+        convert_dict_entries(entries, num_cells, cells, temps, &num_temps)
+        ret = TVMFFIMapFromPairs(type_index, cells, num_cells // 2, &result)
     finally:
-        release_temporaries(temps, converted)
+        release_temporaries(temps, num_temps)
         if cells != stack_cells:
             free(cells)
             free(temps)
-    return CHECK_CALL(ret)
+    CHECK_CALL(ret)
+    return result
+
+
+cdef str map_kind_name(int32_t type_index):
+    return "Map" if type_index == kTVMFFIMap else "Dict"
 
 
 cdef int convert_dict_entries(dict entries, Py_ssize_t num_cells, TVMFFIAny* cells,
-                              TVMFFIObjectHandle* temps, Py_ssize_t* converted) except -1:
-    """Writes the key and value cells of every entry in order; ``converted`` counts the
-    temporaries to release. A conversion may run Python code, so each entry is held while it
-    is converted, and a dict that changes size meanwhile is an error, as for iteration."""
+                              TVMFFIObjectHandle* temps, Py_ssize_t* num_temps) except -1:
+    """Writes the key and value cells of every entry in order, the plain ones in one C loop;
+    ``num_temps`` counts the temporaries to release. A dict that changes size meanwhile (a
+    conversion may run Python code) is an error, as for iteration."""
     cdef Py_ssize_t position = 0
-    cdef PyObject* key
-    cdef PyObject* value
-    while PyDict_Next(entries, &position, &key, &value):
-        if converted[0] + 2 > num_cells:
+    cdef Py_ssize_t count = 0
+    cdef PyObject* key = NULL
+    cdef PyObject* value = NULL
+    cdef int status
+    while True:
+        status = TVMFFIPyDictPlainCells(entries, &position, cells, num_cells, &count, &key,
+                                        &value)
+        if status == 0:
+            break
+        if status < 0:
             raise RuntimeError("dictionary changed size during iteration")
+        # convert_arg may run Python code that changes the dict: hold both while converting.
         held_key = <object>key
         held_value = <object>value
-        convert_entry_cell(held_key, &cells[converted[0]], &temps[converted[0]], converted)
-        convert_entry_cell(held_value, &cells[converted[0]], &temps[converted[0]], converted)
-    if converted[0] != num_cells:
+        convert_entry_cell(held_key, &cells[count], temps, num_temps)
+        convert_entry_cell(held_value, &cells[count + 1], temps, num_temps)
+        count += 2
+    if count != num_cells:
         raise RuntimeError("dictionary changed size during iteration")
     return 0
 
 
-cdef inline int convert_entry_cell(object item, TVMFFIAny* cell, TVMFFIObjectHandle* temp,
-                                   Py_ssize_t* converted) except -1:
+cdef int convert_entry_cell(object item, TVMFFIAny* cell, TVMFFIObjectHandle* temps,
+                            Py_ssize_t* num_temps) except -1:
+    """Writes the cell of a key or value; one that is not plain may add a temporary."""
     cdef int done = 0
-    temp[0] = NULL
-    converted[0] += 1
-    TVMFFIPySetExactIntCell(<PyObject*>item, cell, &done)
-    if not done:
-        convert_arg(item, cell, temp, NULL)
+    TVMFFIPySetPlainCell(<PyObject*>item, cell, &done)
+    if done:
+        return 0
+    temps[num_temps[0]] = NULL
+    num_temps[0] += 1
+    convert_arg(item, cell, &temps[num_temps[0] - 1], NULL)
     return 0

@@ -101,7 +101,7 @@ class MapBaseObj : public Object {
   /// Destroys the entries, then frees the storage. A chain of nested containers of any depth is
   /// freed without deep recursion (delete_queue.h).
   ~MapBaseObj() {
-    ClearEntries();
+    ClearEntriesWith([](Any* cell) { cell->Any::~Any(); }, /*keep_layout=*/false);
     if (data_deleter_ != nullptr) data_deleter_(data_);
   }
 
@@ -145,9 +145,10 @@ class MapBaseObj : public Object {
   void ClearEntries() {
     ClearEntriesWith([](Any* cell) { cell->Any::~Any(); });
   }
-  /// ClearEntries, destroying each key and value cell with `destroy(Any*)`.
+  /// ClearEntries, destroying each key and value cell with `destroy(Any*)`. Without
+  /// keep_layout (the storage is freed next) the dense slots are not marked empty again.
   template <typename Destroy>
-  void ClearEntriesWith(Destroy destroy);
+  void ClearEntriesWith(Destroy destroy, bool keep_layout = true);
 
   // ---- raw dense-layout access
   DenseExt* Ext() const {

@@ -152,14 +152,16 @@ struct DenseMapOps {
     m->Item(slot).value.~Any();
   }
   /// Destroys every entry with `destroy(Any*)` (walking the insertion-order list) and
-  /// empties the table.
+  /// empties the table; with keep_layout false the slots keep their stale metadata.
   template <typename Destroy>
-  static void Clear(Obj* m, Destroy destroy) {
+  static void Clear(Obj* m, Destroy destroy, bool keep_layout) {
     for (uint64_t i = m->Ext()->iter_list_head_; i != kNone; i = m->Item(i).next) {
       destroy(&m->Item(i).key);
       destroy(&m->Item(i).value);
     }
-    for (uint64_t s = 0; s < m->NumSlots(); ++s) m->Meta(s) = MapBaseObj::kEmptySlot;
+    if (keep_layout) {
+      for (uint64_t s = 0; s < m->NumSlots(); ++s) m->Meta(s) = MapBaseObj::kEmptySlot;
+    }
     m->Ext()->iter_list_head_ = m->Ext()->iter_list_tail_ = kNone;
     m->size_ = 0;
   }
@@ -270,9 +272,9 @@ inline void MapBaseObj::EraseAt(uint64_t i) {
 }
 
 template <typename Destroy>
-inline void MapBaseObj::ClearEntriesWith(Destroy destroy) {
+inline void MapBaseObj::ClearEntriesWith(Destroy destroy, bool keep_layout) {
   if (data_ == nullptr) return;
-  if (!IsSmall()) return details::DenseMapOps::Clear(this, destroy);
+  if (!IsSmall()) return details::DenseMapOps::Clear(this, destroy, keep_layout);
   for (uint64_t i = 0; i < size_; ++i) {
     destroy(&Pairs()[i].first);
     destroy(&Pairs()[i].second);
