@@ -5,7 +5,8 @@
 // The map is the one ffi.Map / ffi.Dict build from the same cells (MapOps::FromPairs: the same
 // capacity, the same slots, the same order); it is faster because a key that no type attribute
 // can customise (any non-object value, a string, bytes) is hashed and compared without the
-// attribute lookups, and one whose home slot is free is copied there directly.
+// attribute lookups, and one whose home slot is free is copied there directly. (Only where its
+// dense blocks are stored differs for a Map: see PairsBuilder::NewDense.)
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/container/dict.h>
@@ -14,8 +15,11 @@
 #include <tvm/ffi/container/map_hash.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/extra/c_map_api.h>
+#include <tvm/ffi/memory.h>
 
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 #include <utility>
 
 namespace tvm {
@@ -32,7 +36,7 @@ class PairsBuilder {
       for (uint64_t i = 0; i < num_pairs; ++i) AddSmall(map.get(), kv[2 * i], kv[2 * i + 1]);
       return map;
     }
-    ObjectPtr<Derived> map = Derived::NewDense(Ops::DenseSlotsFor(num_pairs));
+    ObjectPtr<Derived> map = NewDense(Ops::DenseSlotsFor(num_pairs));
     for (uint64_t i = 0; i < num_pairs; ++i) {
       if (!TryPlaceAtHome(map.get(), kv[2 * i], kv[2 * i + 1])) {
         AddDense(&map, Any(kv[2 * i]), Any(kv[2 * i + 1]));
@@ -43,6 +47,36 @@ class PairsBuilder {
 
  private:
   using Ops = details::MapOps<Derived>;
+
+  /// An empty dense map. A Map's blocks follow its fields in its own allocation (data_deleter_
+  /// null, as for the inline pairs of the small layout): one malloc and one free fewer. A Dict
+  /// keeps its blocks apart, since it swaps them with another Dict's when it grows.
+  static ObjectPtr<Derived> NewDense(uint64_t slots) {
+    if constexpr (!std::is_same_v<Derived, MapObj>) {
+      return Derived::NewDense(slots);
+    } else {
+      static_assert(sizeof(MapBaseObj::DenseExt) % sizeof(uint64_t) == 0 &&
+                        MapBaseObj::kBlockBytes % sizeof(uint64_t) == 0,
+                    "the fields and blocks are whole words");
+      uint64_t blocks = (slots + MapBaseObj::kBlockSlots - 1) / MapBaseObj::kBlockSlots;
+      uint64_t words = (sizeof(MapBaseObj::DenseExt) + blocks * MapBaseObj::kBlockBytes) / 8;
+      ObjectPtr<MapObj> map = make_inplace_array_object<MapObj, uint64_t>(words);
+      char* data = reinterpret_cast<char*>(map->Ext()) + sizeof(MapBaseObj::DenseExt);
+      map->data_ = data;
+      map->size_ = 0;
+      map->slots_ = slots;
+      map->data_deleter_ = nullptr;
+      for (uint64_t b = 0; b < blocks; ++b) {
+        std::memset(data + b * MapBaseObj::kBlockBytes, MapBaseObj::kEmptySlot,
+                    MapBaseObj::kBlockSlots);
+      }
+      uint32_t shift = 64;
+      for (uint64_t s = slots; s > 1; s >>= 1) --shift;
+      *map->Ext() =
+          MapBaseObj::DenseExt{shift, 0, MapBaseObj::kInvalidIndex, MapBaseObj::kInvalidIndex};
+      return map;
+    }
+  }
 
   static const TVMFFIAny* Cell(const Any& value) {
     return details::AnyUnsafe::TVMFFIAnyPtrFromAny(value);
