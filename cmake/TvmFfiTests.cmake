@@ -24,6 +24,13 @@ function(tvm_ffi_add_cpp_tests)
   endif()
   find_package(GTest REQUIRED)
   add_executable(tvm_ffi_cpp_tests ${_sources})
+  if(TVM_FFI_UNITY_TESTS)
+    set_target_properties(tvm_ffi_cpp_tests PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
+    # Compiled alone: test_export.cc sets a macro before its includes; test_dtype_format.cc and
+    # test_backtrace.cc include sources of src/, written for a translation unit of their own.
+    set_source_files_properties(tests/cpp/test_export.cc tests/cpp/test_dtype_format.cc
+      tests/cpp/test_backtrace.cc PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+  endif()
   # The tests include every public header: their warnings are those users' code would get.
   tvm_ffi_add_warning_flags(tvm_ffi_cpp_tests)
   # GCC reports false maybe-uninitialized positives through std::optional under ASan.

@@ -69,11 +69,13 @@ esac
 work="${PYTHON_SANITIZED_WORK_DIR:-build-python-${MODE}}"
 rm -rf "${work}"
 python3 -m venv --system-site-packages "${work}/venv"
+# TVM_FFI_WERROR as in the C++ suite's sanitized build, whose objects ccache then serves here.
 # The libraries keep their debug info (no TVM_FFI_SPLIT_DEBUGINFO): the sanitizers' own
 # symbolizer would not find it in the build's debuginfo folder, and its reports need file:line.
 "${work}/venv/bin/python" -m pip install -q --no-build-isolation \
   -C "cmake.define.${cmake_option}=ON" -C "cmake.build-type=${build_type}" \
-  -C cmake.define.TVM_FFI_SPLIT_DEBUGINFO=OFF -C build-dir="${work}/build" .
+  -C cmake.define.TVM_FFI_SPLIT_DEBUGINFO=OFF -C cmake.define.TVM_FFI_WERROR=ON \
+  -C build-dir="${work}/build" .
 
 LD_PRELOAD="${preload}" \
   "${work}/venv/bin/python" -m pytest -q -p no:cacheprovider -n "${JOBS:-2}" "${deselect[@]}" \

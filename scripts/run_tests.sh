@@ -37,7 +37,7 @@ command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
 cpp_build_and_test() {
   local build_dir="$1"
   shift
-  cmake -B "${build_dir}" "${generator[@]}" -DTVM_FFI_BUILD_TESTS=ON "$@"
+  cmake -B "${build_dir}" "${generator[@]}" -DTVM_FFI_BUILD_TESTS=ON -DTVM_FFI_UNITY_TESTS=ON "$@"
   cmake --build "${build_dir}" -j "${JOBS}"
   (cd "${build_dir}" && ctest --output-on-failure -j "${JOBS}")
 }
@@ -57,7 +57,9 @@ TSAN_OPTIONS=halt_on_error=1:allocator_may_return_null=1 \
   cpp_build_and_test build-tsan -DTVM_FFI_SANITIZE_THREAD=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
 step "pip install ."
-python3 -m pip install .
+# TVM_FFI_WERROR: the flags of the C++ suite's build above (which builds with it), so that ccache
+# serves the runtime's objects. Every wheel built below sets it for the same reason.
+python3 -m pip install -C cmake.define.TVM_FFI_WERROR=ON .
 
 step "docs"
 # After the install: the Python reference documents the installed package.

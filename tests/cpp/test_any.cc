@@ -676,4 +676,17 @@ TEST(AnySameAs, Bitwise) {
   EXPECT_FALSE(Any(1).same_as(a));
 }
 
+// Object is immutable: a non-const Object* is no value, so overloads taking Any (an operator<< for
+// Any, say) do not apply to it, and gtest prints such pointers as addresses.
+static_assert(std::is_constructible_v<Any, const Object*>);
+static_assert(!std::is_constructible_v<Any, Object*>);
+static_assert(!std::is_convertible_v<Object*, AnyView>);
+
+TEST(AnyFromObjectPointer, ConstPointerTravelsAsTheObject) {
+  ObjectRef ref = MakeBase(3);
+  const Object* raw = ref.get();
+  EXPECT_TRUE(Any(raw).same_as(ref));
+  EXPECT_EQ(raw, ref.get());  // compares, and on failure prints, the pointers themselves
+}
+
 }  // namespace tvm_ffi_any_test

@@ -29,10 +29,10 @@ using tvm::ffi::Tensor;
 using tvm::ffi::TensorView;
 using tvm_ffi_test::ErrorText;
 
-constexpr DLDataType kFloat32{kDLFloat, 32, 1};
+constexpr DLDataType kFloat32DType{kDLFloat, 32, 1};
 
 Tensor EmptyCPU(Shape shape) {
-  return Function::GetGlobalRequired("testing.tensor_empty_cpu")(shape, kFloat32).cast<Tensor>();
+  return Function::GetGlobalRequired("testing.tensor_empty_cpu")(shape, kFloat32DType).cast<Tensor>();
 }
 
 TEST(TensorFunction, TensorViewParameterAcceptsTensorsAndPointers) {
@@ -92,7 +92,7 @@ TEST(TensorFunction, DeviceFromString) {
 
 TEST(TensorFunction, DataTypeFromString) {
   Function id = Function::GetGlobalRequired("testing.schema_id_dtype");
-  EXPECT_EQ(id("float32").cast<DLDataType>(), kFloat32);
+  EXPECT_EQ(id("float32").cast<DLDataType>(), kFloat32DType);
   EXPECT_EQ(id("bf16").cast<DLDataType>(), (DLDataType{kDLBfloat, 16, 1}));
   EXPECT_EQ(ErrorText([&] { id(1); }),
             "TypeError: Mismatched type on argument #0 when calling: "
@@ -103,7 +103,7 @@ TEST(TensorFunction, DataTypeFromString) {
 
 TEST(TensorFunction, DTypeAbbrev) {
   using tvm::ffi::DTypeAbbrev;
-  EXPECT_EQ(DTypeAbbrev(kFloat32), "f32");
+  EXPECT_EQ(DTypeAbbrev(kFloat32DType), "f32");
   EXPECT_EQ(DTypeAbbrev(DLDataType{kDLInt, 8, 1}), "i8");
   EXPECT_EQ(DTypeAbbrev(DLDataType{kDLUInt, 16, 1}), "u16");
   EXPECT_EQ(DTypeAbbrev(DLDataType{kDLBfloat, 16, 1}), "bf16");

@@ -16,14 +16,16 @@ namespace ffi {
 /// Raw pointers to objects travel as the object (a null pointer is sent as None). They borrow: a
 /// value cast to `const T*` stays alive only while the cell it came from does. None does not
 /// cast to a raw pointer (as in Apache's headers): a function taking `const T*` never receives
-/// nullptr from a caller; one that accepts None takes `Optional<TRef>`.
+/// nullptr from a caller; one that accepts None takes `Optional<TRef>`. A non-const pointer
+/// converts only for a mutable object type; for others it is no value at all, so overloads
+/// taking Any (such as an `operator<<`) are not candidates for it.
 template <typename TPtr>
-struct TypeTraits<TPtr, std::enable_if_t<std::is_pointer_v<TPtr> &&
-                                         std::is_base_of_v<Object, std::remove_pointer_t<TPtr>>>>
-    : public TypeTraitsBase {
+struct TypeTraits<
+    TPtr, std::enable_if_t<std::is_pointer_v<TPtr> &&
+                           std::is_base_of_v<Object, std::remove_pointer_t<TPtr>> &&
+                           (std::is_const_v<std::remove_pointer_t<TPtr>> ||
+                            std::remove_pointer_t<TPtr>::_type_mutable)>> : public TypeTraitsBase {
   using ObjType = std::remove_const_t<std::remove_pointer_t<TPtr>>;
-  static_assert(std::is_const_v<std::remove_pointer_t<TPtr>> || ObjType::_type_mutable,
-                "TypeTraits: a non-const object pointer requires a mutable object type");
   static constexpr bool storage_enabled = false;
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIObject;
 
