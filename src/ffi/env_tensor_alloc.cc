@@ -27,14 +27,19 @@ extern "C" {
 int TVMFFIEnvSetDLPackManagedTensorAllocator(
     DLPackManagedTensorAllocator allocator, int write_to_global_context,
     DLPackManagedTensorAllocator* opt_out_original_allocator) {
-  if (opt_out_original_allocator != nullptr) *opt_out_original_allocator = thread_allocator;
+  // Read and written next to each other: one look-up of the thread's slot, as each access to a
+  // thread_local of a shared library calls __tls_get_addr, and every call with a framework
+  // tensor sets and restores the allocator.
+  DLPackManagedTensorAllocator previous = thread_allocator;
   thread_allocator = allocator;
+  if (opt_out_original_allocator != nullptr) *opt_out_original_allocator = previous;
   if (write_to_global_context != 0) global_allocator.store(allocator, std::memory_order_release);
   return 0;
 }
 
 DLPackManagedTensorAllocator TVMFFIEnvGetDLPackManagedTensorAllocator(void) {
-  if (thread_allocator != nullptr) return thread_allocator;
+  DLPackManagedTensorAllocator local = thread_allocator;
+  if (local != nullptr) return local;
   return global_allocator.load(std::memory_order_acquire);
 }
 

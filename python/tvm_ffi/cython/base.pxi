@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # base.pxi: declarations of the C ABI (c_api.h and c_env_api.h) and the call-error bridge.
 from cpython.exc cimport PyErr_Clear, PyErr_ExceptionMatches, PyErr_Occurred
-from cpython.object cimport PyObject
+from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_DECREF, Py_INCREF
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcmp

@@ -21,13 +21,19 @@ cdef enum:
 # entry and passed down by pointer to every converter; NULL when a value is converted outside a
 # call (convert(), a callback's result), where nothing is recorded.
 # ------------------------------------------------------------------------------------------
-cdef struct CallContext:
-    # The exchange API of the first framework tensor argument: results come back as its tensors.
-    const DLPackExchangeAPI* exchange_api
-    # The stream of the first non-CPU tensor argument, installed for the call.
-    bint has_stream
-    DLDevice stream_device
-    void* stream
+cdef extern from "tvm_ffi_python_call_env.h":
+    ctypedef struct CallContext "TVMFFIPyCallEnv":
+        # The exchange API of the first framework tensor argument: results come back as its
+        # tensors.
+        const DLPackExchangeAPI* exchange_api
+        # The stream of the first non-CPU tensor argument, installed for the call.
+        bint has_stream
+        DLDevice stream_device
+        void* stream
+
+    int TVMFFIPyCallInEnvironment(TVMFFIObjectHandle func, const TVMFFIAny* cells,
+                                  int32_t num_args, TVMFFIAny* result, int release_gil,
+                                  const CallContext* env) nogil
 
 
 cdef inline void note_framework(CallContext* ctx, const DLPackExchangeAPI* api) noexcept:
@@ -134,13 +140,26 @@ cdef extern from "tvm_ffi_python_scalar_call.h":
         object (*make_result)(TVMFFIAny* owned)
         int (*raise_error)(int ret) except -1
     TVMFFIPyScalarCallConfig tvm_ffi_py_scalar_call
-    PyObject* TVMFFIPyScalarCallEntry(PyObject* self, PyObject** args, size_t nargsf,
-                                      PyObject* kwnames)
 
 
-cdef int configure_scalar_call() except -1:
-    """Tells the scalar call path (tvm_ffi_python_scalar_call.h) where a Function keeps its
-    handle and its release_gil flag, and which Cython functions finish what it does not."""
+cdef extern from "tvm_ffi_python_tensor_call.h":
+    ctypedef struct TVMFFIPyTensorCallConfig:
+        PyTypeObject* type
+        const DLPackExchangeAPI* api
+        PyObject* storage_getter
+        int is_torch
+        TVMFFIObjectHandle (*convert_declined)(PyObject* value, const DLPackExchangeAPI* api,
+                                               int is_torch) except NULL
+        object (*make_result)(TVMFFIAny* owned, const DLPackExchangeAPI* api)
+    TVMFFIPyTensorCallConfig tvm_ffi_py_tensor_call
+    PyObject* TVMFFIPyCallEntry(PyObject* self, PyObject** args, size_t nargsf,
+                                PyObject* kwnames)
+
+
+cdef int configure_c_call_paths() except -1:
+    """Tells the C call paths (tvm_ffi_python_scalar_call.h, tvm_ffi_python_tensor_call.h)
+    where a Function keeps its handle and its release_gil flag, and which Cython functions
+    finish what they do not."""
     cdef _FunctionBase probe = _FunctionBase.__new__(_FunctionBase)
     cdef char* start = <char*><PyObject*>probe
     tvm_ffi_py_scalar_call.handle_offset = <char*>&probe.chandle - start
@@ -148,21 +167,25 @@ cdef int configure_scalar_call() except -1:
     tvm_ffi_py_scalar_call.general_entry = <void*>call_function_vectorcall
     tvm_ffi_py_scalar_call.make_result = make_result
     tvm_ffi_py_scalar_call.raise_error = raise_ffi_error
+    tvm_ffi_py_tensor_call.type = NULL
+    tvm_ffi_py_tensor_call.convert_declined = convert_declined_call_tensor
+    tvm_ffi_py_tensor_call.make_result = make_framework_result
     return 0
 
 
-configure_scalar_call()
+configure_c_call_paths()
 
 # Cython classes get only tp_call, which packs every call's arguments into a tuple; this heap
 # subclass calls through vectorcall instead. It is the one Function class Python code sees.
-# Calls with scalar arguments only take the C path of tvm_ffi_python_scalar_call.h; the others
+# Calls with scalar arguments only, and with scalars and tensors of the last converted framework
+# tensor class, take the C paths of tvm_ffi_python_tensor_call.h; the others
 # call_function_vectorcall.
 Function = TVMFFIPyMakeVectorcallSubtype(
     _FunctionBase, "tvm_ffi.core.Function",
     b"A native function (``ffi.Function``); calling it converts arguments and the result.\n\n"
     b"While a call runs the GIL is released unless ``release_gil`` is False (the default\n"
     b"comes from ``TVM_FFI_RELEASE_GIL_BY_DEFAULT``, on unless set to ``\"0\"``).",
-    <void*>TVMFFIPyScalarCallEntry, b"tvm_ffi.core.")
+    <void*>TVMFFIPyCallEntry, b"tvm_ffi.core.")
 
 
 cdef void* symbol_address(object symbol, str api) except NULL:
@@ -222,7 +245,8 @@ cdef int call_function(TVMFFIObjectHandle func, PyObject* arg_tuple, PyObject** 
         if num_args != 0:
             convert_args(arg_tuple, arg_array, num_args, cells, temps, &converted, ctx)
         if needs_environment(ctx):
-            ret = call_in_environment(func, cells, <int32_t>num_args, result, release_gil, ctx)
+            ret = TVMFFIPyCallInEnvironment(func, cells, <int32_t>num_args, result,
+                                            release_gil, ctx)
         elif release_gil:
             with nogil:
                 ret = TVMFFIFunctionCall(func, cells, <int32_t>num_args, result)
@@ -263,52 +287,6 @@ cdef inline void release_temporaries(TVMFFIObjectHandle* temps, Py_ssize_t count
     for i in range(count):
         if temps[i] != NULL:
             TVMFFIPyReleaseArgument(temps[i])
-
-
-cdef int call_in_environment(TVMFFIObjectHandle func, TVMFFIAny* cells, int32_t num_args,
-                             TVMFFIAny* result, bint release_gil,
-                             const CallContext* ctx) noexcept:
-    """Calls func with the arguments' stream and framework allocator installed, then restores
-    the previous ones. Returns the call's return code, or that of the first set-up step that
-    failed (its error raised)."""
-    cdef void* previous_stream = NULL
-    cdef DLPackManagedTensorAllocator previous_allocator = NULL
-    cdef DLDevice device = ctx.stream_device
-    cdef int ret = 0
-    if ctx.has_stream:
-        ret = TVMFFIEnvSetStream(device.device_type, device.device_id, ctx.stream,
-                                 &previous_stream)
-        if ret != 0:
-            return ret
-    if ctx.exchange_api != NULL:
-        ret = TVMFFIEnvSetDLPackManagedTensorAllocator(
-            ctx.exchange_api.managed_tensor_allocator, 0, &previous_allocator)
-    if ret == 0:
-        if release_gil:
-            with nogil:
-                ret = TVMFFIFunctionCall(func, cells, num_args, result)
-        else:
-            ret = TVMFFIFunctionCall(func, cells, num_args, result)
-        if ctx.exchange_api != NULL:
-            ret = keep_first_error(ret, TVMFFIEnvSetDLPackManagedTensorAllocator(
-                previous_allocator, 0, NULL))
-    if ctx.has_stream:
-        ret = keep_first_error(ret, TVMFFIEnvSetStream(device.device_type, device.device_id,
-                                                       previous_stream, NULL))
-    return ret
-
-
-cdef inline int keep_first_error(int ret, int restore_ret) noexcept:
-    """The return code of a call followed by a restoring step: the call's error wins, and a
-    restoring step's error raised after it is dropped."""
-    cdef TVMFFIObjectHandle later = NULL
-    if ret == 0:
-        return restore_ret
-    if restore_ret != 0:
-        TVMFFIErrorMoveFromRaised(&later)
-        if later != NULL:
-            TVMFFIObjectDecRef(later)
-    return ret
 
 
 cdef int call_packed(TVMFFIObjectHandle func, tuple args, TVMFFIAny* result,

@@ -105,12 +105,25 @@ cdef bint _call_tensor_is_torch = False
 
 
 cdef inline int remember_call_tensor_class(type cls) except -1:
+    """Makes cls the call tensor class, here and in the C path of tensor calls
+    (tvm_ffi_python_tensor_call.h), which borrows the class from _call_tensor_cls."""
     global _call_tensor_cls, _call_tensor_api, _call_tensor_is_torch
     if cls is not _call_tensor_cls:
         _call_tensor_api = cached_exchange_api(cls)
         _call_tensor_is_torch = _last_exchange_is_torch
         _call_tensor_cls = cls
+        tvm_ffi_py_tensor_call.type = <PyTypeObject*>cls
+        tvm_ffi_py_tensor_call.api = _call_tensor_api
+        tvm_ffi_py_tensor_call.storage_getter = (
+            <PyObject*>_torch_untyped_storage if _call_tensor_is_torch else NULL)
+        tvm_ffi_py_tensor_call.is_torch = _call_tensor_is_torch
     return 0
+
+
+cdef TVMFFIObjectHandle convert_declined_call_tensor(
+        PyObject* value, const DLPackExchangeAPI* api, int is_torch) except NULL:
+    """The C path's conversion of a tensor its pooled view declined (tensor_call.h)."""
+    return exchange_to_handle(api, <object>value, 0, 0, is_torch, True)
 
 
 cdef inline int set_call_tensor(object value, TVMFFIAny* out, TVMFFIObjectHandle* temp,

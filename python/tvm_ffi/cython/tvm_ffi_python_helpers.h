@@ -20,6 +20,18 @@
  * The Cython core installs it at import: it knows the exception class of each error kind. */
 static int (*tvm_ffi_py_raise_ffi_error)(void) = NULL;
 
+/* For the call paths' hot helpers: inlined into their one hot caller, or kept out of it. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TVM_FFI_PY_NOINLINE __attribute__((noinline))
+#define TVM_FFI_PY_ALWAYS_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define TVM_FFI_PY_NOINLINE __declspec(noinline)
+#define TVM_FFI_PY_ALWAYS_INLINE __forceinline
+#else
+#define TVM_FFI_PY_NOINLINE
+#define TVM_FFI_PY_ALWAYS_INLINE inline
+#endif
+
 /* The payload of an object starts right after its 24-byte header. */
 #define TVMFFI_PY_CELL(handle, type) ((type*)((char*)(handle) + sizeof(TVMFFIObject)))
 

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The scalar call path of Function: a call whose arguments are all exact int (within int64),
    float, bool or None needs no temporaries, no call context and no environment, so it is made
-   here in C, in one frame, before the general Cython path is considered. Scalar results are
-   built here too; any other result, and every error, goes back to the Cython core. A call this
-   path cannot take (keywords, another argument type, a big int) goes to the general entry
-   untouched: the result is the same either way. Gain against the build before it: 6-18% of
-   `nop()`, 11-18% of `nop(1)` (bench/bench_call.py). Tests: test_scalar_call.py. */
+   here in C, in one frame, before the general Cython path is considered (the entry,
+   TVMFFIPyCallEntry, is in tvm_ffi_python_tensor_call.h). Scalar results are built here too;
+   any other result, and every error, goes back to the Cython core. A call this path cannot
+   take (keywords, another argument type, a big int) goes to the general entry untouched: the
+   result is the same either way. Gain against the build before it: 6-18% of `nop()`, 11-18%
+   of `nop(1)` (bench/bench_call.py). Tests: test_scalar_call.py. */
 #ifndef TVM_FFI_PYTHON_SCALAR_CALL_H_
 #define TVM_FFI_PYTHON_SCALAR_CALL_H_
 
@@ -73,22 +74,13 @@ static PyObject* TVMFFIPyGeneralCall(PyObject* self, PyObject* const* args, size
   return ((vectorcallfunc)tvm_ffi_py_scalar_call.general_entry)(self, args, nargsf, kwnames);
 }
 
-static PyObject* TVMFFIPyScalarCallEntry(PyObject* self, PyObject* const* args, size_t nargsf,
-                                         PyObject* kwnames) {
+/* The call of TVMFFIPyCallEntry (tvm_ffi_python_tensor_call.h) when every argument is a
+ * scalar, its cells written. */
+static PyObject* TVMFFIPyScalarCall(PyObject* self, TVMFFIObjectHandle func, const TVMFFIAny* cells,
+                                    Py_ssize_t num_args) {
   const TVMFFIPyScalarCallConfig* config = &tvm_ffi_py_scalar_call;
-  Py_ssize_t num_args = PyVectorcall_NARGS(nargsf);
-  TVMFFIObjectHandle func = *(TVMFFIObjectHandle*)((char*)self + config->handle_offset);
-  TVMFFIAny cells[kTVMFFIPyScalarCallMaxArgs];
   TVMFFIAny result;
   int ret;
-  if (kwnames != NULL || num_args > kTVMFFIPyScalarCallMaxArgs || func == NULL) {
-    return TVMFFIPyGeneralCall(self, args, nargsf, kwnames);
-  }
-  for (Py_ssize_t i = 0; i < num_args; ++i) {
-    if (!TVMFFIPySetScalarCell(args[i], &cells[i])) {
-      return TVMFFIPyGeneralCall(self, args, nargsf, kwnames);
-    }
-  }
   TVMFFIPySetNone(&result);
   if (*(int*)((char*)self + config->release_gil_offset)) {
     PyThreadState* state = PyEval_SaveThread();
