@@ -332,7 +332,7 @@ class _MappingBase(core.CMappingBase, Object, Mapping[_K, _V]):
         return _reduce(self, lambda: (dict(self.items()),))
 
 
-class Map(_MappingBase[_K, _V], core.CMap):
+class Map(core.CMap, _MappingBase[_K, _V]):
     """An immutable, insertion-ordered FFI map (``ffi.Map``).
 
     Parameters
@@ -348,7 +348,7 @@ class Map(_MappingBase[_K, _V], core.CMap):
         def __init__(self, input_dict: Mapping[Any, Any]) -> None: ...
 
 
-class Dict(_MappingBase[_K, _V], core.CDict, MutableMapping[_K, _V]):
+class Dict(core.CDict, _MappingBase[_K, _V], MutableMapping[_K, _V]):
     """A mutable, insertion-ordered FFI dict (``ffi.Dict``), shared by reference.
 
     Unlike Python's ``dict``, a Dict is hashable: ``hash`` is computed from the current

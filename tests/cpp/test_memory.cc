@@ -9,13 +9,15 @@
 #include <stdexcept>
 #include <vector>
 
+#include "test_utils.h"
+
 namespace {
 
 using tvm::ffi::make_inplace_array_object;
 using tvm::ffi::make_object;
 using tvm::ffi::Object;
 using tvm::ffi::ObjectPtr;
-using tvm::ffi::details::ObjectUnsafe;
+using tvm_ffi_test::RefCountWord;
 
 /// Over-aligned objects.
 class alignas(64) Aligned64Obj : public Object {
@@ -41,10 +43,6 @@ class IntArrayObj : public Object {
  private:
   int* destroyed_;
 };
-
-uint64_t RefCountWord(const Object* obj) {
-  return ObjectUnsafe::GetHeader(obj)->combined_ref_count;
-}
 
 /// An object whose constructor always throws.
 class ThrowingObj : public Object {

@@ -13,6 +13,8 @@
 #include <thread>
 #include <vector>
 
+#include "test_utils.h"
+
 namespace {
 
 using tvm::ffi::Arc;
@@ -26,6 +28,7 @@ using tvm::ffi::ObjectPtr;
 using tvm::ffi::ObjectRef;
 using tvm::ffi::WeakObjectPtr;
 using tvm::ffi::details::ObjectUnsafe;
+using tvm_ffi_test::RefCountWord;
 
 constexpr uint64_t kStrongAndWeakOne = (1ULL << 32) | 1ULL;
 
@@ -117,10 +120,6 @@ class NotNullMidRef : public BaseRef {
  public:
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(NotNullMidRef, BaseRef, MidObj);
 };
-
-uint64_t RefCountWord(const Object* obj) {
-  return ObjectUnsafe::GetHeader(obj)->combined_ref_count;
-}
 
 // ------------------------------------------------------------------------------------------
 // Reference counting

@@ -32,7 +32,8 @@ using tvm_ffi_test::ErrorText;
 constexpr DLDataType kFloat32DType{kDLFloat, 32, 1};
 
 Tensor EmptyCPU(Shape shape) {
-  return Function::GetGlobalRequired("testing.tensor_empty_cpu")(shape, kFloat32DType).cast<Tensor>();
+  return Function::GetGlobalRequired("testing.tensor_empty_cpu")(shape, kFloat32DType)
+      .cast<Tensor>();
 }
 
 TEST(TensorFunction, TensorViewParameterAcceptsTensorsAndPointers) {

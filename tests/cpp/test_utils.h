@@ -61,6 +61,11 @@ inline void ExpectRaised(const char* kind, const std::string& part) {
   EXPECT_NE(err->message().find(part), std::string::npos) << err->message();
 }
 
+/// The object header's combined reference count word (strong count low, weak count high).
+inline uint64_t RefCountWord(const tvm::ffi::Object* obj) {
+  return tvm::ffi::details::ObjectUnsafe::GetHeader(obj)->combined_ref_count;
+}
+
 /// A TVMFFIByteArray viewing a NUL-terminated C string.
 inline TVMFFIByteArray ByteArray(const char* text) {
   return TVMFFIByteArray{text, std::strlen(text)};

@@ -14,7 +14,7 @@ import sys
 import pytest
 
 import tvm_ffi
-from tvm_ffi import Dict, Map
+from tvm_ffi import Dict, Map, core
 
 _PACKED_BUILD = {Map: tvm_ffi.get_global_func("ffi.Map"), Dict: tvm_ffi.get_global_func("ffi.Dict")}
 _SMALL_FLAG = 1 << 63
@@ -281,3 +281,12 @@ def test_map_from_pairs_rejects_bad_arguments() -> None:
     assert build(map_index, None, 0, ctypes.byref(out)) == 0
     assert ctypes.c_int32.from_address(out.value + 8).value == map_index
     lib.TVMFFIObjectDecRef(out)
+
+
+@pytest.mark.parametrize("cls", [tvm_ffi.Map, tvm_ffi.Dict])
+def test_pickle_constructor_makes_an_empty_instance_to_fill(cls: type) -> None:
+    # Apache's pickles rebuild a Map as core._new_object(Map) followed by __setstate__.
+    empty = core._new_object(cls)
+    assert type(empty) is cls
+    empty.__setstate__(cls({"k": 1, 2: "v"}).__getstate__())
+    assert dict(empty.items()) == {"k": 1, 2: "v"}

@@ -20,11 +20,11 @@ namespace ffi {
 /// converts only for a mutable object type; for others it is no value at all, so overloads
 /// taking Any (such as an `operator<<`) are not candidates for it.
 template <typename TPtr>
-struct TypeTraits<
-    TPtr, std::enable_if_t<std::is_pointer_v<TPtr> &&
-                           std::is_base_of_v<Object, std::remove_pointer_t<TPtr>> &&
-                           (std::is_const_v<std::remove_pointer_t<TPtr>> ||
-                            std::remove_pointer_t<TPtr>::_type_mutable)>> : public TypeTraitsBase {
+struct TypeTraits<TPtr, std::enable_if_t<std::is_pointer_v<TPtr> &&
+                                         std::is_base_of_v<Object, std::remove_pointer_t<TPtr>> &&
+                                         (std::is_const_v<std::remove_pointer_t<TPtr>> ||
+                                          std::remove_pointer_t<TPtr>::_type_mutable)>>
+    : public TypeTraitsBase {
   using ObjType = std::remove_const_t<std::remove_pointer_t<TPtr>>;
   static constexpr bool storage_enabled = false;
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIObject;
