@@ -22,7 +22,7 @@ echo "check_abi3.sh: building the wheel with ${pythons[0]}"
 make_venv "${pythons[0]}" "${WORK}/build-venv" scikit-build-core "cython>=3.0" cython-cmake \
   ninja cmake abi3audit
 "${WORK}/build-venv/bin/python" -m pip wheel -q --no-build-isolation --no-deps \
-  -C cmake.define.TVM_FFI_WERROR=ON -w "${WORK}/dist" .
+  --config-settings=cmake.define.TVM_FFI_WERROR=ON -w "${WORK}/dist" .
 wheel="$(ls "${WORK}"/dist/*-cp312-abi3-*.whl)"
 "${WORK}/build-venv/bin/abi3audit" --strict --verbose "${wheel}"
 # tests/python/test_wheel_layout.py checks this wheel's size (at most 3 MB) and its stripped

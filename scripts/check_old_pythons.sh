@@ -24,7 +24,7 @@ for python in "${pythons[@]}"; do
   make_venv "${python}" "${WORK}/build-venv-${version}" scikit-build-core "cython>=3.0" \
     cython-cmake ninja cmake typing-extensions
   "${WORK}/build-venv-${version}/bin/python" -m pip wheel -q --no-build-isolation --no-deps \
-    -C cmake.define.TVM_FFI_WERROR=ON -w "${WORK}/dist-${version}" .
+    --config-settings=cmake.define.TVM_FFI_WERROR=ON -w "${WORK}/dist-${version}" .
   run_suite_with_wheel "${python}" "${WORK}" "$(ls "${WORK}/dist-${version}"/*.whl)"
 done
 echo "check_old_pythons.sh: the wheels passed on ${#pythons[@]} Python version(s)"
