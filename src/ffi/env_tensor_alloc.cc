@@ -6,6 +6,7 @@
 #include <tvm/ffi/container/tensor_details.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/extra/c_env_api.h>
+#include <tvm/ffi/extra/c_env_slot_api.h>
 
 #include <algorithm>
 #include <atomic>
@@ -36,6 +37,8 @@ int TVMFFIEnvSetDLPackManagedTensorAllocator(
   if (write_to_global_context != 0) global_allocator.store(allocator, std::memory_order_release);
   return 0;
 }
+
+DLPackManagedTensorAllocator* TVMFFIEnvThreadAllocatorSlot(void) { return &thread_allocator; }
 
 DLPackManagedTensorAllocator TVMFFIEnvGetDLPackManagedTensorAllocator(void) {
   DLPackManagedTensorAllocator local = thread_allocator;

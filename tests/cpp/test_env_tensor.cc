@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // test_env_tensor.cc: per-thread streams, the DLPack tensor allocator (thread-local and global)
-// and Tensor::FromEnvAlloc.
+// the thread's allocator slot (c_env_slot_api.h) and Tensor::FromEnvAlloc.
 #include <gtest/gtest.h>
 #include <tvm/ffi/container/tensor.h>
 #include <tvm/ffi/extra/c_env_api.h>
+#include <tvm/ffi/extra/c_env_slot_api.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -134,6 +135,41 @@ TEST(EnvTensorAlloc, ThreadLocalOverridesGlobal) {
   }).join();
   EXPECT_EQ(rc, 0);
   EXPECT_EQ(seen, nullptr);
+}
+
+TEST(EnvTensorAlloc, ThreadSlotIsWhatSetWritesAndGetReads) {
+  AllocatorReset reset;
+  DLPackManagedTensorAllocator* slot = TVMFFIEnvThreadAllocatorSlot();
+  ASSERT_NE(slot, nullptr);
+  EXPECT_EQ(TVMFFIEnvThreadAllocatorSlot(), slot);
+  ASSERT_EQ(TVMFFIEnvSetDLPackManagedTensorAllocator(EnvAllocator, 0, nullptr), 0);
+  EXPECT_EQ(*slot, EnvAllocator);
+  *slot = OtherAllocator;
+  EXPECT_EQ(TVMFFIEnvGetDLPackManagedTensorAllocator(), OtherAllocator);
+  DLPackManagedTensorAllocator previous = nullptr;
+  ASSERT_EQ(TVMFFIEnvSetDLPackManagedTensorAllocator(nullptr, 0, &previous), 0);
+  EXPECT_EQ(previous, OtherAllocator);
+  EXPECT_EQ(*slot, nullptr);
+}
+
+TEST(EnvTensorAlloc, ThreadSlotsArePerThread) {
+  AllocatorReset reset;
+  DLPackManagedTensorAllocator* slot = TVMFFIEnvThreadAllocatorSlot();
+  *slot = EnvAllocator;
+  DLPackManagedTensorAllocator* other_slot = nullptr;
+  DLPackManagedTensorAllocator other_value = EnvAllocator;
+  DLPackManagedTensorAllocator other_seen = nullptr;
+  std::thread([&] {
+    other_slot = TVMFFIEnvThreadAllocatorSlot();
+    other_value = *other_slot;
+    *other_slot = OtherAllocator;
+    other_seen = TVMFFIEnvGetDLPackManagedTensorAllocator();
+  }).join();
+  EXPECT_NE(other_slot, slot);
+  EXPECT_EQ(other_value, nullptr);
+  EXPECT_EQ(other_seen, OtherAllocator);
+  EXPECT_EQ(*slot, EnvAllocator);
+  EXPECT_EQ(TVMFFIEnvGetDLPackManagedTensorAllocator(), EnvAllocator);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <dlpack/dlpack.h>
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/extra/c_env_api.h>
+#include <tvm/ffi/extra/c_env_slot_api.h>
 
 #include "tvm_ffi_python_helpers.h"
 
@@ -47,12 +48,15 @@ static inline int TVMFFIPyCallReleasingGIL(TVMFFIObjectHandle func, const TVMFFI
 
 /* Calls func with env's stream and framework allocator installed, then restores the previous
  * ones (with the GIL held); inlined into the C path of tensor calls, called by the Cython path
- * (TVMFFIPyCallInEnvironment). Returns the call's return code, or that of the first set-up step
- * that failed (its error raised). */
+ * (TVMFFIPyCallInEnvironment). The allocator is swapped in the thread's slot directly
+ * (TVMFFIEnvThreadAllocatorSlot): one call instead of a set and a restore, each of which looks
+ * up the thread-local. Returns the call's return code, or that of the stream's set-up when it
+ * failed (its error raised). */
 static TVM_FFI_PY_ALWAYS_INLINE int TVMFFIPyCallInEnvironmentInline(
     TVMFFIObjectHandle func, const TVMFFIAny* cells, int32_t num_args, TVMFFIAny* result,
     int release_gil, const TVMFFIPyCallEnv* env) {
   void* previous_stream = NULL;
+  DLPackManagedTensorAllocator* allocator_slot = NULL;
   DLPackManagedTensorAllocator previous_allocator = NULL;
   DLDevice device = env->stream_device;
   int ret = 0;
@@ -61,16 +65,12 @@ static TVM_FFI_PY_ALWAYS_INLINE int TVMFFIPyCallInEnvironmentInline(
     if (ret != 0) return ret;
   }
   if (env->exchange_api != NULL) {
-    ret = TVMFFIEnvSetDLPackManagedTensorAllocator(env->exchange_api->managed_tensor_allocator, 0,
-                                                   &previous_allocator);
+    allocator_slot = TVMFFIEnvThreadAllocatorSlot();
+    previous_allocator = *allocator_slot;
+    *allocator_slot = env->exchange_api->managed_tensor_allocator;
   }
-  if (ret == 0) {
-    ret = TVMFFIPyCallReleasingGIL(func, cells, num_args, result, release_gil);
-    if (env->exchange_api != NULL) {
-      ret = TVMFFIPyKeepFirstError(
-          ret, TVMFFIEnvSetDLPackManagedTensorAllocator(previous_allocator, 0, NULL));
-    }
-  }
+  ret = TVMFFIPyCallReleasingGIL(func, cells, num_args, result, release_gil);
+  if (allocator_slot != NULL) *allocator_slot = previous_allocator;
   if (env->has_stream) {
     ret = TVMFFIPyKeepFirstError(
         ret, TVMFFIEnvSetStream(device.device_type, device.device_id, previous_stream, NULL));

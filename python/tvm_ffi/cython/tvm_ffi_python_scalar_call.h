@@ -2,7 +2,7 @@
 /* The scalar call path of Function: a call whose arguments are all exact int (within int64),
    float, bool or None needs no temporaries, no call context and no environment, so it is made
    here in C, in one frame, before the general Cython path is considered (the entry,
-   TVMFFIPyCallEntry, is in tvm_ffi_python_tensor_call.h). Scalar results are built here too;
+   TVMFFIPyCallInC, is in tvm_ffi_python_tensor_call.h). Scalar results are built here too;
    any other result, and every error, goes back to the Cython core. A call this path cannot
    take (keywords, another argument type, a big int) goes to the general entry untouched: the
    result is the same either way. Gain against the build before it: 6-18% of `nop()`, 11-18%
@@ -74,7 +74,7 @@ static PyObject* TVMFFIPyGeneralCall(PyObject* self, PyObject* const* args, size
   return ((vectorcallfunc)tvm_ffi_py_scalar_call.general_entry)(self, args, nargsf, kwnames);
 }
 
-/* The call of TVMFFIPyCallEntry (tvm_ffi_python_tensor_call.h) when every argument is a
+/* The call of TVMFFIPyCallInC (tvm_ffi_python_tensor_call.h) when every argument is a
  * scalar, its cells written. */
 static PyObject* TVMFFIPyScalarCall(PyObject* self, TVMFFIObjectHandle func, const TVMFFIAny* cells,
                                     Py_ssize_t num_args) {

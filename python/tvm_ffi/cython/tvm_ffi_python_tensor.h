@@ -98,7 +98,8 @@ static inline int TVMFFIPyIsMisaligned(const DLTensor* tensor) {
  * tensors (is_neg() releases the GIL) would double the cost of a torch argument. */
 static inline int TVMFFIPyMayBeTorchNegativeView(const DLTensor* view) {
   if (view->dtype.code != kDLFloat && view->dtype.code != kDLBfloat) return 0;
-  for (int32_t i = 0; i < view->ndim; ++i) {
+  /* From the last dimension: a contiguous tensor's stride 1 there settles it at once. */
+  for (int32_t i = view->ndim - 1; i >= 0; --i) {
     int64_t stride = view->strides != NULL ? view->strides[i] : 1;
     if (view->shape[i] > 1 && (stride & 1) != 0) return 0;
   }

@@ -17,6 +17,7 @@
 #include "tvm_ffi_python_call_env.h"
 #include "tvm_ffi_python_scalar_call.h"
 #include "tvm_ffi_python_tensor.h"
+#include "tvm_ffi_python_vectorcall.h"
 
 typedef struct {
   /* The framework tensor class this path takes (borrowed from the Cython core, which holds
@@ -30,7 +31,7 @@ typedef struct {
    * NULL with a Python exception set. */
   TVMFFIObjectHandle (*convert_declined)(PyObject* value, const DLPackExchangeAPI* api,
                                          int is_torch);
-  /* A non-scalar result as the framework's values; takes the reference. */
+  /* A non-scalar result as the framework's values; takes the reference. Read when used. */
   PyObject* (*make_result)(TVMFFIAny* owned, const DLPackExchangeAPI* api);
 } TVMFFIPyTensorCallConfig;
 
@@ -63,8 +64,7 @@ static TVM_FFI_PY_ALWAYS_INLINE int TVMFFIPySetTensorCell(const TVMFFIPyTensorCa
   return 0;
 }
 
-static inline PyObject* TVMFFIPyTensorCallResult(const TVMFFIPyTensorCallConfig* config,
-                                                 TVMFFIAny* result) {
+static inline PyObject* TVMFFIPyTensorCallResult(const DLPackExchangeAPI* api, TVMFFIAny* result) {
   switch (result->type_index) {
     case kTVMFFINone:
     case kTVMFFIInt:
@@ -72,32 +72,38 @@ static inline PyObject* TVMFFIPyTensorCallResult(const TVMFFIPyTensorCallConfig*
     case kTVMFFIBool:
       return TVMFFIPyScalarResult(result);
     default:
-      return config->make_result(result, config->api);
+      return tvm_ffi_py_tensor_call.make_result(result, api);
   }
 }
 
-/* The call of TVMFFIPyCallEntry from its first non-scalar argument, first, a tensor of the
- * configured class (cells before it are written). Out of line, so that scalar calls save no
- * more registers than they use. */
+/* The call of TVMFFIPyCallInC from its first non-scalar argument, first, a tensor of the
+ * configured class; the arguments before it are scalars, whose cells are written here again.
+ * Out of line, so that scalar calls save no more registers than they use. */
 static TVM_FFI_PY_NOINLINE PyObject* TVMFFIPyTensorCall(PyObject* self, TVMFFIObjectHandle func,
                                                         PyObject* const* args, size_t nargsf,
-                                                        TVMFFIAny* cells, Py_ssize_t first) {
-  /* Read once: converting a declined tensor runs Python code, which may convert another class. */
+                                                        Py_ssize_t first) {
+  /* Read once: converting a declined tensor runs Python code, which may convert another class
+   * (the converters further down take api and is_torch as arguments). */
   const TVMFFIPyTensorCallConfig config = tvm_ffi_py_tensor_call;
   Py_ssize_t num_args = PyVectorcall_NARGS(nargsf);
+  TVMFFIAny cells[kTVMFFIPyScalarCallMaxArgs];
   TVMFFIObjectHandle temps[kTVMFFIPyScalarCallMaxArgs];
   Py_ssize_t num_temps = 0;
   TVMFFIPyCallEnv env = {config.api, 0, {kDLCPU, 0}, NULL};
   TVMFFIAny result;
-  for (Py_ssize_t i = first + 1; i < num_args; ++i) {
-    if (Py_IS_TYPE(args[i], config.type)) continue;
-    if (!TVMFFIPyIsScalarArgument(args[i])) return TVMFFIPyGeneralCall(self, args, nargsf, NULL);
+  /* The leading tensors in a loop of their own: merged with the scalar tests, the compiler
+   * evaluates all of them for every argument. */
+  Py_ssize_t scan = first + 1;
+  while (scan < num_args && Py_IS_TYPE(args[scan], config.type)) ++scan;
+  for (; scan < num_args; ++scan) {
+    if (Py_IS_TYPE(args[scan], config.type) || TVMFFIPyIsScalarArgument(args[scan])) continue;
+    return TVMFFIPyGeneralCall(self, args, nargsf, NULL);
   }
   /* status: 0 while every argument converts, 1 for one this path does not take (an int beyond
    * int64), -1 for an error. */
   int status = 0;
   int ret = 0;
-  for (Py_ssize_t i = first; i < num_args && status == 0; ++i) {
+  for (Py_ssize_t i = 0; i < num_args && status == 0; ++i) {
     if (!Py_IS_TYPE(args[i], config.type)) {
       status = TVMFFIPySetScalarCell(args[i], &cells[i]) ? 0 : 1;
     } else if (TVMFFIPySetTensorCell(&config, args[i], &cells[i], &temps[num_temps], &env) == 0) {
@@ -118,32 +124,42 @@ static TVM_FFI_PY_NOINLINE PyObject* TVMFFIPyTensorCall(PyObject* self, TVMFFIOb
     tvm_ffi_py_scalar_call.raise_error(ret);
     return NULL;
   }
-  return TVMFFIPyTensorCallResult(&config, &result);
+  return TVMFFIPyTensorCallResult(config.api, &result);
 }
 
-/* The vectorcall entry of Function: calls with scalar arguments only (the scalar call path of
- * tvm_ffi_python_scalar_call.h) and with tensors of the last converted framework tensor class
- * (TVMFFIPyTensorCall) are made in C; the others go to the general entry. Gain of the tensor
- * path against the Cython path, in instructions per call (callgrind, bench_tensor's cases):
- * `kernel(torch)` 2364 -> 2152 (torch's floor: 1630), each further torch argument 880 -> 796
- * (torch's own view: 602). */
-static PyObject* TVMFFIPyCallEntry(PyObject* self, PyObject* const* args, size_t nargsf,
-                                   PyObject* kwnames) {
+/* The calls of Function made in C: scalar arguments only (the scalar call path of
+ * tvm_ffi_python_scalar_call.h) and tensors of the last converted framework tensor class
+ * (TVMFFIPyTensorCall); the others go to the general entry. Gain of the tensor path against
+ * the Cython path, in instructions per call (callgrind, bench_tensor's cases): `kernel(torch)`
+ * 2364 -> 2152, each further torch argument 880 -> 796; with the allocator slot, this entry
+ * installed without a wrapper and the scan of leading tensors: 2063 and 768 (torch's floor:
+ * 1630, its own view: 602). */
+static TVM_FFI_PY_ALWAYS_INLINE PyObject* TVMFFIPyCallInC(PyObject* self, PyObject* const* args,
+                                                          size_t nargsf, PyObject* kwnames) {
   const TVMFFIPyScalarCallConfig* config = &tvm_ffi_py_scalar_call;
   Py_ssize_t num_args = PyVectorcall_NARGS(nargsf);
   TVMFFIObjectHandle func = *(TVMFFIObjectHandle*)((char*)self + config->handle_offset);
+  PyTypeObject* tensor_type = tvm_ffi_py_tensor_call.type;
   TVMFFIAny cells[kTVMFFIPyScalarCallMaxArgs];
   if (kwnames != NULL || num_args > kTVMFFIPyScalarCallMaxArgs || func == NULL) {
     return TVMFFIPyGeneralCall(self, args, nargsf, kwnames);
   }
   for (Py_ssize_t i = 0; i < num_args; ++i) {
-    if (TVMFFIPySetScalarCell(args[i], &cells[i])) continue;
-    if (Py_IS_TYPE(args[i], tvm_ffi_py_tensor_call.type)) {
-      return TVMFFIPyTensorCall(self, func, args, nargsf, cells, i);
+    if (Py_IS_TYPE(args[i], tensor_type)) return TVMFFIPyTensorCall(self, func, args, nargsf, i);
+    if (!TVMFFIPySetScalarCell(args[i], &cells[i])) {
+      return TVMFFIPyGeneralCall(self, args, nargsf, kwnames);
     }
-    return TVMFFIPyGeneralCall(self, args, nargsf, kwnames);
   }
   return TVMFFIPyScalarCall(self, func, cells, num_args);
+}
+
+/* The vectorcall entry of Function (TVMFFIPyMakeVectorcallSubtype): TVMFFIPyCallInC, with
+ * the binding's own traceback entries dropped from a failed call's error. */
+static PyObject* TVMFFIPyCallEntry(PyObject* self, PyObject* const* args, size_t nargsf,
+                                   PyObject* kwnames) {
+  PyObject* result = TVMFFIPyCallInC(self, args, nargsf, kwnames);
+  if (result == NULL) TVMFFIPyDropOwnEntries();
+  return result;
 }
 
 #endif /* TVM_FFI_PYTHON_TENSOR_CALL_H_ */

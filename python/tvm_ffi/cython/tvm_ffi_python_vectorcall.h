@@ -72,7 +72,7 @@ static PyObject* TVMFFIPySkipOwnEntries(PyObject* tb) {
 
 /* Drops the extension's own entries from the head of the pending exception's traceback: the
    user's call is followed by the native frames, not by the binding's internals. Out of line,
-   so that the call path through TVMFFIPyVectorcallEntry saves no registers. */
+   so that the entry calling it on failure saves no registers. */
 static TVM_FFI_PY_COLD void TVMFFIPyDropOwnEntries(void) {
 #if PY_VERSION_HEX >= 0x030C0000
   PyObject* exc = PyErr_GetRaisedException();
@@ -93,18 +93,11 @@ static TVM_FFI_PY_COLD void TVMFFIPyDropOwnEntries(void) {
 #endif
 }
 
-static PyObject* TVMFFIPyVectorcallEntry(PyObject* self, PyObject* const* args, size_t nargsf,
-                                         PyObject* kwnames) {
-  PyObject* result = tvm_ffi_py_vectorcall_class.entry(self, args, nargsf, kwnames);
-  if (result == NULL) TVMFFIPyDropOwnEntries();
-  return result;
-}
-
 static PyObject* TVMFFIPyVectorcallNew(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   PyObject* self = tvm_ffi_py_vectorcall_class.base_new(type, args, kwargs);
   if (self != NULL) {
     *(vectorcallfunc*)((char*)self + tvm_ffi_py_vectorcall_class.entry_offset) =
-        TVMFFIPyVectorcallEntry;
+        tvm_ffi_py_vectorcall_class.entry;
   }
   return self;
 }
@@ -136,8 +129,9 @@ static int TVMFFIPyReadTypeSlots(PyObject* base, Py_ssize_t* basicsize) {
 }
 
 /* A subclass `name` of base (which must define tp_call with the same meaning) whose
-   instances are called through `entry`; when a call fails, the traceback entries at its head
-   whose function names start with `own_frame_prefix` are dropped. `name` must outlive the type
+   instances are called through `entry`, which on failure calls TVMFFIPyDropOwnEntries: the
+   traceback entries at the error's head whose function names start with `own_frame_prefix`
+   are dropped. `name` must outlive the type
    (before 3.12 tp_name points into it); `doc` is copied. Returns a new reference, or NULL with
    an error set. */
 static PyObject* TVMFFIPyMakeVectorcallSubtype(PyObject* base, const char* name, const char* doc,
