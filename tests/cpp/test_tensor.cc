@@ -406,11 +406,12 @@ TEST(TensorView, FromTensorAndDLTensorPointer) {
   EXPECT_EQ(strided.byte_offset(), 4u);
   view = tensor;
   EXPECT_EQ(view.ndim(), 2);
-  EXPECT_NE(ErrorText([] {
+  EXPECT_EQ(ErrorText([] {
               TensorView null_view(static_cast<const DLTensor*>(nullptr));
               (void)null_view;
             }),
-            "no error");
+            "InternalError: Check failed: (tensor != nullptr) is false: TensorView: the DLTensor "
+            "pointer is null");
 }
 
 TEST(TensorAny, TensorIsAnObjectAndViewsArePointers) {

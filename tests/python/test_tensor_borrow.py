@@ -54,6 +54,21 @@ def test_unkept_arguments_take_no_reference() -> None:
     assert sys.getrefcount(source) == base
 
 
+def test_tensor_held_by_a_callback_only_during_the_call() -> None:
+    """A view the callee referenced and let go before returning goes back to the pool with its
+    owner still borrowed: no reference is taken or dropped, and the next call sees new data."""
+    source = torch.arange(4.0)
+    base = sys.getrefcount(source)
+    seen = []
+    for _ in range(50):
+        APPLY(lambda view: seen.append(torch.from_dlpack(view).tolist()), source)
+    assert sys.getrefcount(source) == base
+    source.add_(1.0)
+    APPLY(lambda view: seen.append(torch.from_dlpack(view).tolist()), source)
+    assert seen[0] == [0.0, 1.0, 2.0, 3.0]
+    assert seen[-1] == [1.0, 2.0, 3.0, 4.0]
+
+
 def test_more_tensors_than_pooled_blocks_in_one_call() -> None:
     """A call with more tensors than the block pool holds (32) makes the rest the full way."""
     sources = [torch.full((2, 3), float(i)) for i in range(80)]

@@ -161,7 +161,9 @@ class TensorView {
     tensor_ = *tensor.GetDLTensorPtr();
   }
   TensorView(const DLTensor* tensor) {  // NOLINT(*)
-    TVM_FFI_ICHECK(tensor != nullptr) << "TensorView: the DLTensor pointer is null";
+    // The check's message is built out of line, so that this constructor inlines into the
+    // argument conversion of every kernel.
+    if (TVM_FFI_PREDICT_FALSE(tensor == nullptr)) ThrowNullDLTensor();
     tensor_ = *tensor;
   }
   /// A temporary Tensor would leave the view dangling.
@@ -206,6 +208,12 @@ class TensorView {
   }
 
  private:
+  [[noreturn]] TVM_FFI_NO_INLINE TVM_FFI_COLD_CODE static void ThrowNullDLTensor() {
+    TVM_FFI_THROW(InternalError)
+        << "Check failed: (tensor != nullptr) is false: TensorView: the DLTensor pointer is null";
+    TVM_FFI_UNREACHABLE();
+  }
+
   DLTensor tensor_;
 };
 
@@ -235,10 +243,14 @@ struct TypeTraits<TensorView> : public TypeTraitsBase {
     return TensorView(static_cast<const DLTensor*>(src->v_ptr));
   }
   static std::optional<TensorView> TryCastFromAnyView(const TVMFFIAny* src) {
-    if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
+    // Built in place: each copy of the 48-byte view is paid by every kernel argument.
+    if (CheckAnyStrict(src)) {
+      return std::optional<TensorView>(std::in_place, static_cast<const DLTensor*>(src->v_ptr));
+    }
     if (src->type_index == TypeIndex::kTVMFFITensor) {
-      return TensorView(reinterpret_cast<const DLTensor*>(static_cast<const char*>(src->v_ptr) +
-                                                          sizeof(TVMFFIObject)));
+      return std::optional<TensorView>(
+          std::in_place, reinterpret_cast<const DLTensor*>(static_cast<const char*>(src->v_ptr) +
+                                                           sizeof(TVMFFIObject)));
     }
     return std::nullopt;
   }
