@@ -152,6 +152,15 @@ class Tensor : public ObjectRef {
   }
 };
 
+namespace details {
+/// Throws the error of a TensorView made from a null DLTensor pointer.
+[[noreturn]] TVM_FFI_NO_INLINE TVM_FFI_COLD_CODE inline void ThrowNullDLTensorView() {
+  TVM_FFI_THROW(InternalError)
+      << "Check failed: (tensor != nullptr) is false: TensorView: the DLTensor pointer is null";
+  TVM_FFI_UNREACHABLE();
+}
+}  // namespace details
+
 /// A borrowed tensor: a 48-byte copy of a DLTensor whose data, shape and strides belong to
 /// someone else. Kernels take it by value.
 class TensorView {
@@ -163,7 +172,7 @@ class TensorView {
   TensorView(const DLTensor* tensor) {  // NOLINT(*)
     // The check's message is built out of line, so that this constructor inlines into the
     // argument conversion of every kernel.
-    if (TVM_FFI_PREDICT_FALSE(tensor == nullptr)) ThrowNullDLTensor();
+    if (TVM_FFI_PREDICT_FALSE(tensor == nullptr)) details::ThrowNullDLTensorView();
     tensor_ = *tensor;
   }
   /// A temporary Tensor would leave the view dangling.
@@ -208,12 +217,6 @@ class TensorView {
   }
 
  private:
-  [[noreturn]] TVM_FFI_NO_INLINE TVM_FFI_COLD_CODE static void ThrowNullDLTensor() {
-    TVM_FFI_THROW(InternalError)
-        << "Check failed: (tensor != nullptr) is false: TensorView: the DLTensor pointer is null";
-    TVM_FFI_UNREACHABLE();
-  }
-
   DLTensor tensor_;
 };
 
