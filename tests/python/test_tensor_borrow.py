@@ -55,8 +55,8 @@ def test_unkept_arguments_take_no_reference() -> None:
 
 
 def test_tensor_held_by_a_callback_only_during_the_call() -> None:
-    """A view the callee referenced and let go before returning goes back to the pool with its
-    owner still borrowed: no reference is taken or dropped, and the next call sees new data."""
+    """A view a Python callback referenced only while the call ran takes no reference to the
+    torch tensor, and the next call's view sees the tensor's new data."""
     source = torch.arange(4.0)
     base = sys.getrefcount(source)
     seen = []

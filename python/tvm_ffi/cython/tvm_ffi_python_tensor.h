@@ -252,15 +252,15 @@ static TVM_FFI_PY_NOINLINE void TVMFFIPyReleaseArgumentOutOfLine(TVMFFIObjectHan
   TVMFFIPyReleaseArgument(handle);
 }
 
-/* TVMFFIPyReleaseArgument for a tensor TVMFFIPyBorrowCallArgument made (ours, at most
- * TVMFFI_PY_POOLED_NDIM dimensions): back to the pool at once when the callee kept no reference
- * and the owner is still borrowed; else as any argument. */
+/* TVMFFIPyReleaseArgument for a tensor TVMFFIPyBorrowCallArgument made (ours, so its deleter
+ * need not be checked): recycled at once when the callee kept no reference and the owner is
+ * still borrowed; else as any argument, out of line. */
 static TVM_FFI_PY_ALWAYS_INLINE void TVMFFIPyReleaseBorrowedArgument(TVMFFIObjectHandle handle) {
   TVMFFIPyTensorObj* self = (TVMFFIPyTensorObj*)handle;
   if (__atomic_load_n(&self->header.combined_ref_count, __ATOMIC_ACQUIRE) ==
           (((uint64_t)1 << 32) | 1) &&
-      self->owner_borrowed && tvm_ffi_py_tensor_pool_size < TVMFFI_PY_POOL_CAPACITY) {
-    tvm_ffi_py_tensor_pool[tvm_ffi_py_tensor_pool_size++] = self;
+      self->owner_borrowed) {
+    TVMFFIPyRecycleTensor(self);
     return;
   }
   TVMFFIPyReleaseArgumentOutOfLine(handle);
