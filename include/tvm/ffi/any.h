@@ -163,8 +163,9 @@ class Any {
 
   int32_t type_index() const { return data_.type_index; }
   std::string GetTypeKey() const { return TypeIndexToTypeKey(data_.type_index); }
-  /// Releases the held reference and becomes None.
-  void reset() {
+  /// Releases the held reference and becomes None. Always inlined: every assignment and
+  /// typed function result runs it on the value swapped out.
+  TVM_FFI_INLINE void reset() {
     if (data_.type_index >= TypeIndex::kTVMFFIStaticObjectBegin) {
       details::ObjectUnsafe::DecRefObjectHandle(data_.v_obj);
     }

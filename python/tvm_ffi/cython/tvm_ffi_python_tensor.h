@@ -253,14 +253,15 @@ static TVM_FFI_PY_NOINLINE void TVMFFIPyReleaseArgumentOutOfLine(TVMFFIObjectHan
 }
 
 /* TVMFFIPyReleaseArgument for a tensor TVMFFIPyBorrowCallArgument made (ours, so its deleter
- * need not be checked): recycled at once when the callee kept no reference and the owner is
- * still borrowed; else as any argument, out of line. */
+ * need not be checked, and pooled-sized): recycled at once when the callee kept no reference;
+ * else as any argument, out of line. Only this release settles it, so its owner is still
+ * borrowed here. */
 static TVM_FFI_PY_ALWAYS_INLINE void TVMFFIPyReleaseBorrowedArgument(TVMFFIObjectHandle handle) {
   TVMFFIPyTensorObj* self = (TVMFFIPyTensorObj*)handle;
   if (__atomic_load_n(&self->header.combined_ref_count, __ATOMIC_ACQUIRE) ==
           (((uint64_t)1 << 32) | 1) &&
-      self->owner_borrowed) {
-    TVMFFIPyRecycleTensor(self);
+      tvm_ffi_py_tensor_pool_size < TVMFFI_PY_POOL_CAPACITY) {
+    tvm_ffi_py_tensor_pool[tvm_ffi_py_tensor_pool_size++] = self;
     return;
   }
   TVMFFIPyReleaseArgumentOutOfLine(handle);
