@@ -127,3 +127,23 @@ def test_negative_view_is_still_refused() -> None:
         pytest.skip("this torch sets no negative bit on _neg_view")
     with pytest.raises(BufferError, match="negative"):
         NOP(negated)
+
+
+def test_borrowed_view_released_into_a_full_pool_is_freed() -> None:
+    """A view whose call filled the block pool (a callback released more blocks than it holds)
+    is freed at release instead of pooled, and takes no reference to the torch tensor."""
+    fillers = [torch.full((2,), float(i)) for i in range(40)]
+    calls = []
+
+    def fill_the_pool(view: tvm_ffi.Tensor) -> None:
+        NOP(*fillers)  # 40 blocks come back; the pool keeps 32 of them
+        calls.append(view.shape)
+
+    callback = tvm_ffi.convert(fill_the_pool)
+    source = torch.arange(4.0)
+    base = sys.getrefcount(source)
+    for _ in range(20):
+        callback(source)
+    assert calls == [(4,)] * 20
+    assert sys.getrefcount(source) == base
+    assert DATA_PTR3(source, source, source) == 3 * source.data_ptr()
