@@ -21,6 +21,18 @@ class DataTypeCode(enum.IntEnum):
     HANDLE = 3
     BFLOAT = 4
     BOOL = 6
+    Float8E3M4 = 7
+    Float8E4M3 = 8
+    Float8E4M3B11FNUZ = 9
+    Float8E4M3FN = 10
+    Float8E4M3FNUZ = 11
+    Float8E5M2 = 12
+    Float8E5M2FNUZ = 13
+    Float8E8M0FNU = 14
+    Float6E2M3FN = 15
+    Float6E3M2FN = 16
+    Float4E2M1FN = 17
+    # Upper-case aliases of the narrow float codes (Apache's names above are canonical).
     FLOAT8_E3M4 = 7
     FLOAT8_E4M3 = 8
     FLOAT8_E4M3B11FNUZ = 9

@@ -6,6 +6,9 @@ Names with a further dot (``ffi.json.Parse``) are left out; use :func:`tvm_ffi.g
 
 from __future__ import annotations
 
+from .core import Function as _Function
 from .registry import init_ffi_api as _FFI_INIT_FUNC
 
 _FFI_INIT_FUNC("ffi", __name__)
+
+__all__ = [name for name, value in sorted(globals().items()) if isinstance(value, _Function)]

@@ -7,12 +7,15 @@ import json
 import os
 from collections.abc import Sequence
 from enum import IntEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import core
 from .core import Function, Object
 from .error import register_error
 from .registry import register_object
+
+if TYPE_CHECKING:
+    from .container import Array
 
 __all__ = ["Module", "ModulePropertyMask", "load_module", "system_lib"]
 
@@ -131,9 +134,9 @@ class Module(Object):
         """Source text kept by the module ("" for compiled libraries)."""
         return str(_INSPECT_SOURCE(self, fmt))
 
-    def get_write_formats(self) -> Sequence[str]:
-        """Return the formats accepted by :meth:`write_to_file`."""
-        return [str(fmt) for fmt in _WRITE_FORMATS(self)]
+    def get_write_formats(self) -> Array[str]:
+        """Return the formats accepted by :meth:`write_to_file` (an Array of str, as Apache's)."""
+        return _WRITE_FORMATS(self)
 
     def get_property_mask(self) -> int:
         """Bit set of :class:`ModulePropertyMask`."""

@@ -15,7 +15,7 @@ namespace {
 /// How a type name takes its bit width.
 enum class BitsRule {
   kOptional,  ///< "int" or "int8": a default applies
-  kRequired,  ///< shorthands and custom types: "i8", "custom[x]16"
+  kRequired,  ///< shorthands: "i8"
   kImplicit,  ///< float8/6/4 variants: the width is part of the name
 };
 
@@ -168,12 +168,12 @@ bool ParseCustom(std::string_view original, DLDataType* out, std::string* error,
   }
   std::string_view name = rest.substr(0, close);
   if (name.empty()) return Fail(error, "empty custom type name in " + Quoted(original));
-  DLDataType dtype{0, 0, 1};
+  DLDataType dtype{0, 32, 1};  // "custom[x]" alone is 32 bits wide
   if (lookup == nullptr || !lookup(name, &dtype.code)) {
     return Fail(error, "unknown custom type name " + Quoted(name) + " in data type string " +
                            Quoted(original));
   }
-  if (!ParseSuffix(rest.substr(close + 1), BitsRule::kRequired, original, &dtype, error)) {
+  if (!ParseSuffix(rest.substr(close + 1), BitsRule::kOptional, original, &dtype, error)) {
     return false;
   }
   *out = dtype;

@@ -151,10 +151,14 @@ TEST(DTypeFormat, ParseCustom) {
   EXPECT_TRUE(Is(Parse("custom[posit]8x2"), kPositCode, 8, 2));
 }
 
+TEST(DTypeFormat, ParseCustomDefaultsTo32Bits) {
+  EXPECT_TRUE(Is(Parse("custom[posit]"), kPositCode, 32, 1));
+  EXPECT_TRUE(Is(Parse("custom[posit]x4"), kPositCode, 32, 4));
+}
+
 TEST(DTypeFormat, ParseCustomErrors) {
   EXPECT_NE(ParseError("custom[]8").find("'custom[]8'"), std::string::npos);
   EXPECT_NE(ParseError("custom[nope]8").find("'nope'"), std::string::npos);
-  EXPECT_NE(ParseError("custom[posit]").find("'custom[posit]'"), std::string::npos);
   EXPECT_NE(ParseError("custom[posit8").find("']'"), std::string::npos);
   EXPECT_FALSE(ParseError("custom[posit]16y").empty());
   DLDataType dtype{};

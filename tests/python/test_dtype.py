@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pickle
 import sys
+from collections.abc import Iterator
 
 import pytest
 from conftest import RunPython
@@ -248,6 +249,26 @@ def test_custom_type_needs_a_registered_code() -> None:
         tvm_ffi.dtype("custom[mytype]32")
 
 
+@pytest.fixture
+def custom_tfloat32() -> Iterator[int]:
+    """Registers the custom type name 'tfloat32' (code 150), as a compiler such as TVM does."""
+    code = 150
+    tvm_ffi.register_global_func("dtype.get_custom_type_code", lambda name: code, override=True)
+    tvm_ffi.register_global_func("dtype.get_custom_type_name", lambda c: "tfloat32", override=True)
+    yield code
+    tvm_ffi.registry.remove_global_func("dtype.get_custom_type_code")
+    tvm_ffi.registry.remove_global_func("dtype.get_custom_type_name")
+
+
+def test_custom_type_without_bits_is_32_bits_wide(custom_tfloat32: int) -> None:
+    # tilelang declares DataType("custom[tfloat32]") at import.
+    dtype = tvm_ffi.dtype("custom[tfloat32]")
+    assert (dtype.type_code, dtype.bits, dtype.lanes) == (custom_tfloat32, 32, 1)
+    vector = tvm_ffi.dtype("custom[tfloat32]x4")
+    assert (vector.type_code, vector.bits, vector.lanes) == (custom_tfloat32, 32, 4)
+    assert tvm_ffi.dtype("custom[tfloat32]16").bits == 16
+
+
 @pytest.mark.parametrize(
     ("name", "itemsize"),
     [
@@ -341,26 +362,34 @@ def test_pickle_keeps_spelling() -> None:
         assert triple(restored) == triple(value)
 
 
+NARROW_FLOAT_CODES = {
+    "Float8E3M4": 7,
+    "Float8E4M3": 8,
+    "Float8E4M3B11FNUZ": 9,
+    "Float8E4M3FN": 10,
+    "Float8E4M3FNUZ": 11,
+    "Float8E5M2": 12,
+    "Float8E5M2FNUZ": 13,
+    "Float8E8M0FNU": 14,
+    "Float6E2M3FN": 15,
+    "Float6E3M2FN": 16,
+    "Float4E2M1FN": 17,
+}
+
+
 def test_data_type_code_enum() -> None:
+    # Apache's member names; the narrow float codes are spelled in CamelCase there.
+    basic = {"INT": 0, "UINT": 1, "FLOAT": 2, "HANDLE": 3, "BFLOAT": 4, "BOOL": 6}
     assert {member.name: member.value for member in DataTypeCode} == {
-        "INT": 0,
-        "UINT": 1,
-        "FLOAT": 2,
-        "HANDLE": 3,
-        "BFLOAT": 4,
-        "BOOL": 6,
-        "FLOAT8_E3M4": 7,
-        "FLOAT8_E4M3": 8,
-        "FLOAT8_E4M3B11FNUZ": 9,
-        "FLOAT8_E4M3FN": 10,
-        "FLOAT8_E4M3FNUZ": 11,
-        "FLOAT8_E5M2": 12,
-        "FLOAT8_E5M2FNUZ": 13,
-        "FLOAT8_E8M0FNU": 14,
-        "FLOAT6_E2M3FN": 15,
-        "FLOAT6_E3M2FN": 16,
-        "FLOAT4_E2M1FN": 17,
+        **basic,
+        **NARROW_FLOAT_CODES,
     }
+
+
+@pytest.mark.parametrize(("name", "code"), NARROW_FLOAT_CODES.items())
+def test_upper_case_narrow_float_code_is_an_alias(name: str, code: int) -> None:
+    alias = "FLOAT" + name[len("Float") :].replace("E", "_E", 1).upper()
+    assert getattr(DataTypeCode, alias) is DataTypeCode(code) is getattr(DataTypeCode, name)
 
 
 @pytest.mark.parametrize("name", LITERALS)

@@ -300,8 +300,12 @@ cdef object exception_of_kind(str kind, str message):
         cls = _builtin_exception_class(kind) or RuntimeError
     try:
         return cls(message)
-    except Exception:  # noqa: BLE001 - e.g. UnicodeDecodeError needs five arguments
-        return RuntimeError(f"{kind}: {message}")
+    except Exception as err:  # noqa: BLE001 - e.g. UnicodeDecodeError needs five arguments
+        fallback = RuntimeError(f"{kind}: {message}")
+        fallback.__cause__ = TypeError(
+            f"{cls.__qualname__}, the class of error kind '{kind}', cannot be built from one "
+            f"message argument ({type(err).__name__}: {err}); the error is a RuntimeError instead")
+        return fallback
 
 
 # ------------------------------------------------------------------------------------------
