@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tvm_ffi.stub.directives import BEGIN, END
+from tvm_ffi.stub.consts import PYTHON_SYNTAX, MarkerSyntax
 
 ROOT = Path(__file__).resolve().parents[2]
 TESTING = ROOT / "python" / "tvm_ffi" / "testing"
@@ -30,17 +30,17 @@ def run_stubgen(*args: str) -> tuple[int, str]:
     return proc.returncode, proc.stdout + proc.stderr
 
 
-def emptied(text: str) -> str:
+def emptied(text: str, syntax: MarkerSyntax = PYTHON_SYNTAX) -> str:
     """Return ``text`` with the body of every generated region removed."""
     lines = []
     inside = False
     for line in text.splitlines():
         stripped = line.strip()
-        if stripped.startswith(END):
+        if stripped.startswith(syntax.end):
             inside = False
         if not inside:
             lines.append(line)
-        if stripped.startswith(BEGIN):
+        if stripped.startswith(syntax.begin):
             inside = True
     return "\n".join(lines) + "\n"
 

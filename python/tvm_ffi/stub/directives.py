@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The stub directives: comment markers and the blocks of a file they delimit.
+"""The stub directives of Python files, as the older :func:`parse_blocks` API gives them.
 
 A file is a sequence of blocks: plain lines (one block per line), one-line directives
 (``# tvm-ffi-stubgen(<name>): <payload>``) and generated regions, which run from a
 ``# tvm-ffi-stubgen(begin): <kind>/<param>`` line to the next ``# tvm-ffi-stubgen(end)``.
+The pipeline itself works on :class:`~tvm_ffi.stub.file_utils.CodeBlock` (any marker syntax).
 """
 
 from __future__ import annotations
@@ -11,23 +12,40 @@ from __future__ import annotations
 import dataclasses
 from typing import Literal
 
-PREFIX = "# tvm-ffi-stubgen("
-BEGIN = PREFIX + "begin):"
-END = PREFIX + "end)"
-SKIP_FILE = PREFIX + "skip-file)"
-TY_MAP = PREFIX + "ty-map):"
-IMPORT_OBJECT = PREFIX + "import-object):"
-TYPE_PREFIX = PREFIX + "prefix):"
-SKIP_TYPE = PREFIX + "skip):"
+from .consts import PYTHON_SYNTAX
+from .file_utils import CodeBlock, DirectiveError, parse_code_blocks
 
-#: The one-line directives a file may hold (``skip-file`` is handled before parsing).
+__all__ = [
+    "BEGIN",
+    "DIRECTIVE_NAMES",
+    "END",
+    "IMPORT_OBJECT",
+    "PREFIX",
+    "SKIP_FILE",
+    "SKIP_TYPE",
+    "TYPE_PREFIX",
+    "TY_MAP",
+    "Block",
+    "BlockKind",
+    "DirectiveError",
+    "has_directives",
+    "is_skipped",
+    "parse_blocks",
+]
+
+PREFIX = PYTHON_SYNTAX.prefix
+BEGIN = PYTHON_SYNTAX.begin
+END = PYTHON_SYNTAX.end
+SKIP_FILE = PYTHON_SYNTAX.skip_file
+TY_MAP = PYTHON_SYNTAX.ty_map
+IMPORT_OBJECT = PYTHON_SYNTAX.import_object
+TYPE_PREFIX = PYTHON_SYNTAX.directive("prefix")
+SKIP_TYPE = PYTHON_SYNTAX.directive("skip")
+
+#: The one-line directives a Python file may hold (``skip-file`` is handled before parsing).
 DIRECTIVE_NAMES = frozenset({"ty-map", "import-object", "prefix", "skip"})
 
 BlockKind = Literal["plain", "directive", "global", "object", "import-section", "__all__", "export"]
-
-
-class DirectiveError(ValueError):
-    """A file's stub directives are malformed."""
 
 
 @dataclasses.dataclass
@@ -40,7 +58,7 @@ class Block:
     """
 
     kind: BlockKind
-    param: str | tuple[str, str]
+    param: str | tuple[str, ...]
     lineno: int
     lines: list[str]
 
@@ -53,7 +71,7 @@ class Block:
         return len(first) - len(first.lstrip(" "))
 
     @property
-    def global_param(self) -> tuple[str, str]:
+    def global_param(self) -> tuple[str, ...]:
         """Return ``(prefix, module)`` of a ``global`` block."""
         assert self.kind == "global" and isinstance(self.param, tuple)
         return self.param
@@ -65,7 +83,7 @@ class Block:
         return self.param
 
     @property
-    def directive(self) -> tuple[str, str]:
+    def directive(self) -> tuple[str, ...]:
         """Return ``(name, payload)`` of a one-line directive."""
         assert self.kind == "directive" and isinstance(self.param, tuple)
         return self.param
@@ -77,6 +95,12 @@ class Block:
     def replace_body(self, body: list[str]) -> None:
         """Put ``body`` between the ``begin`` and ``end`` lines of a generated region."""
         self.lines = [self.lines[0], *body, self.lines[-1]]
+
+    @staticmethod
+    def of(code: CodeBlock) -> Block:
+        """Return the block of a :class:`CodeBlock`."""
+        kind: BlockKind = "plain" if code.kind is None else code.kind
+        return Block(kind, code.param, code.lineno_start, list(code.lines))
 
 
 def is_skipped(lines: list[str]) -> bool:
@@ -90,7 +114,7 @@ def has_directives(lines: list[str]) -> bool:
 
 
 def parse_blocks(lines: list[str]) -> list[Block]:
-    """Split the lines of a file into blocks.
+    """Split the lines of a Python file into blocks.
 
     Raises
     ------
@@ -98,65 +122,12 @@ def parse_blocks(lines: list[str]) -> list[Block]:
         On an unknown directive or region kind, a nested ``begin``, an ``end`` without
         ``begin`` or a ``begin`` without ``end``.
     """
-    blocks: list[Block] = []
-    region: Block | None = None
-    for lineno, line in enumerate(lines, start=1):
-        text = line.strip()
-        if text.startswith(BEGIN):
-            if region is not None:
-                raise DirectiveError(
-                    f"parse_blocks(): line {lineno}: `begin` inside the region opened at line "
-                    f"{region.lineno}"
-                )
-            region = _parse_begin(text, lineno)
-            region.lines.append(line)
-        elif text.startswith(END):
-            if region is None:
-                raise DirectiveError(f"parse_blocks(): line {lineno}: `end` without a `begin`")
-            region.lines.append(line)
-            blocks.append(region)
-            region = None
-        elif text.startswith(PREFIX):
-            blocks.append(_parse_one_line_directive(text, lineno, line))
-        elif region is not None:
-            region.lines.append(line)
-        else:
-            blocks.append(Block("plain", "", lineno, [line]))
-    if region is not None:
-        raise DirectiveError(
-            f"parse_blocks(): line {region.lineno}: the region `{region.lines[0].strip()}` "
-            f"has no `{END}` line"
-        )
+    blocks = [Block.of(code) for code in parse_code_blocks(lines, PYTHON_SYNTAX)]
+    for block in blocks:
+        if block.kind == "directive" and block.directive[0] not in DIRECTIVE_NAMES:
+            known = ", ".join(sorted(DIRECTIVE_NAMES | {"begin", "end", "skip-file"}))
+            raise DirectiveError(
+                f"parse_blocks(): line {block.lineno}: unknown directive "
+                f"`{block.lines[0].strip()}` (known: {known})"
+            )
     return blocks
-
-
-def _parse_begin(text: str, lineno: int) -> Block:
-    spec = text[len(BEGIN) :].strip()
-    kind, _, param = spec.partition("/")
-    param = param.strip()
-    if kind == "global" and param:
-        prefix, _, module = param.partition("@")
-        return Block("global", (prefix.strip(), module.strip()), lineno, [])
-    if kind == "object" and param:
-        return Block("object", param, lineno, [])
-    if kind == "export" and param:
-        return Block("export", param, lineno, [])
-    if spec == "import-section":
-        return Block("import-section", "", lineno, [])
-    if spec == "__all__":
-        return Block("__all__", "", lineno, [])
-    raise DirectiveError(
-        f"parse_blocks(): line {lineno}: unknown region `{spec}` "
-        "(expected global/<prefix>[@<module>], object/<type_key>, export/<submodule>, "
-        "import-section or __all__)"
-    )
-
-
-def _parse_one_line_directive(text: str, lineno: int, line: str) -> Block:
-    name, sep, payload = text[len(PREFIX) :].partition("):")
-    if not sep or name not in DIRECTIVE_NAMES:
-        known = ", ".join(sorted(DIRECTIVE_NAMES | {"begin", "end", "skip-file"}))
-        raise DirectiveError(
-            f"parse_blocks(): line {lineno}: unknown directive `{text}` (known: {known})"
-        )
-    return Block("directive", (name, payload.strip()), lineno, [line])

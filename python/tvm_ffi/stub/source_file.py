@@ -1,16 +1,19 @@
 # SPDX-License-Identifier: Apache-2.0
-"""A source file with stub directives: read, regenerate in memory, compare, write back."""
+"""A Python source file with stub directives, as the older :class:`SourceFile` API reads it.
+
+The pipeline itself reads files as :class:`~tvm_ffi.stub.file_utils.FileInfo`.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import difflib
-import os
 from collections.abc import Iterable
 from pathlib import Path
 
 from . import terminal
 from .directives import Block, has_directives, is_skipped, parse_blocks
+from .file_utils import _walk_sources
 
 #: The files a directory scan visits.
 SOURCE_SUFFIXES = frozenset({".py", ".pyi"})
@@ -65,11 +68,4 @@ def source_paths(paths: Iterable[Path]) -> list[Path]:
 
     A file named explicitly is kept whatever its suffix; a scan keeps ``.py`` and ``.pyi``.
     """
-    found: list[Path] = []
-    for path in paths:
-        if path.is_file():
-            found.append(path)
-            continue
-        for root, _dirs, names in os.walk(path):
-            found += [Path(root) / n for n in names if Path(n).suffix.lower() in SOURCE_SUFFIXES]
-    return sorted(found, key=str)
+    return _walk_sources(paths, SOURCE_SUFFIXES)

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
-RESET = "\033[0m"
-RED = "\033[31m"
-GREEN = "\033[32m"
-YELLOW = "\033[33m"
-CYAN = "\033[36m"
+from .consts import TERM_CYAN as CYAN
+from .consts import TERM_GREEN as GREEN
+from .consts import TERM_RED as RED
+from .consts import TERM_RESET as RESET
+from .consts import TERM_YELLOW as YELLOW
+
+__all__ = ["CYAN", "GREEN", "RED", "RESET", "YELLOW", "color_diff_line", "paint"]
 
 
 def paint(text: str, color: str) -> str:
