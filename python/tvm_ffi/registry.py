@@ -7,10 +7,12 @@ import json
 import os
 import sys
 import threading
+import warnings
+from collections.abc import Collection
 from typing import Any, Callable, Literal, TypeVar, overload
 
 from . import core
-from .core import Function
+from .core import Function, TypeInfo
 
 __all__ = [
     "get_global_func",
@@ -188,15 +190,13 @@ def init_ffi_api(namespace: str, target_module_name: str | None = None) -> None:
         setattr(target, short, func)
 
 
-_ClassT = TypeVar("_ClassT", bound=type)
+_T = TypeVar("_T", bound=type)
 
 
 @overload
-def register_object(type_key: _ClassT, *, init: bool = True) -> _ClassT: ...
+def register_object(type_key: _T, *, init: bool = True) -> _T: ...
 @overload
-def register_object(
-    type_key: str | None = None, *, init: bool = True
-) -> Callable[[_ClassT], _ClassT]: ...
+def register_object(type_key: str | None = None, *, init: bool = True) -> Callable[[_T], _T]: ...
 
 
 def register_object(type_key: str | type | None = None, *, init: bool = True) -> Any:
@@ -236,13 +236,13 @@ def register_object(type_key: str | type | None = None, *, init: bool = True) ->
             f"register_object(): type_key must be a str, got '{type(type_key).__name__}'"
         )
 
-    def register(cls: _ClassT) -> _ClassT:
+    def register(cls: _T) -> _T:
         return _register_class(cls, type_key or cls.__name__, init)
 
     return register
 
 
-def _register_class(cls: _ClassT, type_key: str, init: bool) -> _ClassT:
+def _register_class(cls: _T, type_key: str, init: bool) -> _T:
     if not (isinstance(cls, type) and issubclass(cls, (core.Object, core.PyNativeObject))):
         raise TypeError(f"register_object(): expected a subclass of tvm_ffi.Object, got {cls!r}")
     if _SKIP_UNKNOWN_OBJECTS and core._object_type_key_to_index(type_key) is None:
@@ -252,19 +252,50 @@ def _register_class(cls: _ClassT, type_key: str, init: bool) -> _ClassT:
     # cls.__tvm_ffi_type_info__. Attributes added below are seen by wrappers made meanwhile.
     core._register_object_class(info.type_index, cls)
     _add_class_attrs(cls, info)
-    _add_init(cls, info, init)
+    if init:
+        _install_init(cls, info)
     return cls
 
 
-def _add_class_attrs(cls: type, info: Any) -> None:
-    """Install field properties and methods of ``info`` not defined in the class body."""
-    for field in info.fields:
-        if field.name not in cls.__dict__:
-            setattr(cls, field.name, field.as_property(cls))
-    for method in info.methods:
-        if method.name == "__ffi_init__" or method.name in cls.__dict__:
+def _add_class_attrs(
+    type_cls: type, type_info: TypeInfo, type_attr_names: Collection[str] = ()
+) -> type:
+    """Install what reflection gives a class, keeping what the class (or a base) defines.
+
+    A property per own field (unless the class body defines the name), a method per
+    reflected method (unless the class has the attribute), ``__ffi_init__`` when the type or
+    an ancestor has a native initializer, and the type attributes ``type_attr_names``.
+
+    Returns
+    -------
+    type
+        ``type_cls``.
+    """
+    for field in type_info.fields or ():
+        if field.name not in type_cls.__dict__:
+            setattr(type_cls, field.name, field.as_property(type_cls))
+    for method in type_info.methods:
+        if method.name == "__ffi_init__" or hasattr(type_cls, method.name):
             continue
-        setattr(cls, method.name, method.as_callable(cls))
+        setattr(type_cls, method.name, method.as_callable(type_cls))
+    constructor = _find_initializer(type_info)[0]
+    if constructor is not None:
+        _install_ffi_init_attr(type_cls, type_info, constructor)
+    _add_type_attr_class_attrs(type_cls, type_info, type_attr_names)
+    return type_cls
+
+
+def _add_type_attr_class_attrs(
+    type_cls: type, type_info: TypeInfo, type_attr_names: Collection[str]
+) -> None:
+    """Make the type's values of the type attributes ``type_attr_names`` class attributes.
+
+    Names the class body defines are kept; attributes the type lacks are skipped.
+    """
+    for name in type_attr_names:
+        value = core._lookup_type_attr(type_info.type_index, name)
+        if value is not None and name not in type_cls.__dict__:
+            setattr(type_cls, name, value)
 
 
 def _find_initializer(info: Any) -> tuple[Function | None, bool]:
@@ -296,26 +327,72 @@ def _kwargs_tail(kwargs: dict[str, Any]) -> list[Any]:
     return tail
 
 
-def _add_init(cls: type, info: Any, init: bool) -> None:
-    """Install ``__ffi_init__`` (if the type has an initializer) and, if ``init``, ``__init__``."""
-    constructor, takes_keywords = _find_initializer(info)
-    if constructor is not None:
-        name = cls.__name__
+def _install_ffi_init_attr(cls: type, type_info: TypeInfo, ffi_init: Function) -> None:
+    """Install ``__ffi_init__(self, *args, **kwargs)``: constructs ``self`` by ``ffi_init``.
 
-        def __ffi_init__(self: Any, *args: Any, **kwargs: Any) -> None:
-            if kwargs and not takes_keywords:
-                raise TypeError(
-                    f"{name}(): the native constructor takes positional arguments only; "
-                    f"got keyword argument(s) {', '.join(map(repr, kwargs))}"
-                )
-            self.__init_handle_by_constructor__(constructor, *args, *_kwargs_tail(kwargs))
+    A custom ``__init__`` calls it to create the native object. Keywords are passed as a
+    ``KWARGS`` tail unless ``ffi_init`` is a typed (positional-only) constructor of the type.
+    It refuses objects of a class registered with another type: that type's object would
+    not be the one constructed.
+    """
+    found, takes_keywords = _find_initializer(type_info)
+    positional_only = found is ffi_init and not takes_keywords
+    name = cls.__name__
 
-        cls.__ffi_init__ = __ffi_init__  # type: ignore[attr-defined]  # a dynamic class attribute
-    if not init or "__init__" in cls.__dict__:
+    def __ffi_init__(self: Any, /, *args: Any, **kwargs: Any) -> None:
+        own = core._type_cls_to_type_info(type(self))
+        if own is not None and own is not type_info:
+            raise TypeError(
+                f"{name}.__ffi_init__(): calling it on a `{type(self).__name__}` instance is "
+                f"not supported; define `{type(self).__name__}` with init=True"
+            )
+        if kwargs and positional_only:
+            raise TypeError(
+                f"{name}(): the native constructor takes positional arguments only; "
+                f"got keyword argument(s) {', '.join(map(repr, kwargs))}"
+            )
+        self.__init_handle_by_constructor__(ffi_init, *args, *_kwargs_tail(kwargs))
+
+    __ffi_init__.__qualname__ = f"{cls.__qualname__}.__ffi_init__"
+    __ffi_init__.__module__ = cls.__module__
+    cls.__ffi_init__ = __ffi_init__  # type: ignore[attr-defined]  # a dynamic class attribute
+
+
+def _install_init(cls: type, type_info: TypeInfo) -> None:
+    """Install ``__init__`` unless the class body defines one.
+
+    It is ``__ffi_init__`` (then ``__post_init__`` when the class has one); for an object
+    type without a native initializer, one raising TypeError.
+    """
+    if "__init__" in cls.__dict__:
         return
-    if constructor is not None:
-        cls.__init__ = cls.__ffi_init__  # type: ignore[attr-defined,misc]  # as above
-        return
+    ffi_init_method = cls.__dict__.get("__ffi_init__")
+    if ffi_init_method is None:
+        constructor = _find_initializer(type_info)[0]
+        if constructor is not None:
+            _install_ffi_init_attr(cls, type_info, constructor)
+            ffi_init_method = cls.__dict__["__ffi_init__"]
+    if ffi_init_method is not None:
+        setattr(cls, "__init__", _with_post_init(cls, ffi_init_method))  # noqa: B010
+    elif issubclass(cls, core.Object):
+        setattr(cls, "__init__", _init_guard(cls))  # noqa: B010
+
+
+def _with_post_init(cls: type, ffi_init_method: Callable[..., None]) -> Callable[..., None]:
+    """``ffi_init_method`` itself, or a function running ``__post_init__`` after it."""
+    if not hasattr(cls, "__post_init__"):
+        return ffi_init_method
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        ffi_init_method(self, *args, **kwargs)
+        self.__post_init__()
+
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    __init__.__module__ = cls.__module__
+    return __init__
+
+
+def _init_guard(cls: type) -> Callable[..., None]:
     name = cls.__name__
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
@@ -324,7 +401,34 @@ def _add_init(cls: type, info: Any, init: bool) -> None:
             "Define a custom __init__ or use a factory method."
         )
 
-    cls.__init__ = __init__  # type: ignore[misc]  # replacing __init__ of a class being made
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    __init__.__module__ = cls.__module__
+    return __init__
+
+
+def _warn_missing_field_annotations(cls: type, type_info: TypeInfo, *, stacklevel: int) -> None:
+    """Warn when own reflected fields of the type are not annotated in the class body.
+
+    Parameters
+    ----------
+    cls
+        The class (only annotations of its own body count).
+    type_info
+        Its type (only the type's own fields are checked).
+    stacklevel
+        Passed to :func:`warnings.warn` (2 points at the caller of this function).
+    """
+    from .dataclasses.field import own_annotations
+
+    missing = sorted({f.name for f in type_info.fields or ()} - set(own_annotations(cls)))
+    if missing:
+        warnings.warn(
+            f"@c_class({type_info.type_key!r}): class `{cls.__qualname__}` does not annotate the "
+            f"following reflected field(s): {', '.join(missing)}. Add type annotations "
+            "(e.g. `field_name: type`) to the class body for IDE support and documentation.",
+            UserWarning,
+            stacklevel=stacklevel,
+        )
 
 
 class _FallbackClassLock:

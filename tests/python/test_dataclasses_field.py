@@ -42,8 +42,9 @@ def test_kw_only_is_the_stdlib_sentinel() -> None:
 
 def test_field_parameters_are_keyword_only() -> None:
     params = inspect.signature(field).parameters
-    assert list(params) == FIELD_PARAMETERS
-    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in params.values())
+    assert list(params) == [*FIELD_PARAMETERS, "extra_kwargs"]
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in list(params.values())[:-1])
+    assert params["extra_kwargs"].kind is inspect.Parameter.VAR_KEYWORD
 
 
 def test_field_defaults() -> None:
@@ -84,7 +85,7 @@ def test_default_and_default_factory_exclude_each_other() -> None:
 
 
 def test_default_factory_must_be_callable() -> None:
-    with pytest.raises(TypeError, match="default_factory must be callable; got int"):
+    with pytest.raises(TypeError, match="default_factory must be a callable, got int"):
         field(default_factory=3)
 
 

@@ -4,12 +4,12 @@
 ``@c_class`` binds a natively defined type; ``@py_class`` defines a new one in Python.
 """
 
-from ..core import Object
+from ..core import MISSING, Object
 from .c_class import c_class
+from .common import asdict, astuple, fields, is_dataclass, replace
 from .enum import Enum, EnumAttrMap, EnumState, IntEnum, StrEnum, auto, entry
-from .field import KW_ONLY, MISSING, Field, field, init_property
+from .field import KW_ONLY, Field, field, init_property
 from .gen_abi_cpp import gen_abi_cpp
-from .helpers import asdict, astuple, fields, is_dataclass, replace
 from .py_class import method as method  # public as tvm_ffi.method, as upstream
 from .py_class import py_class
 

@@ -40,18 +40,22 @@ class EnumState(Object):
     attrs: Dict[str, Dict[Any, Any]]
 
 
-class Declaration:
-    """What ``entry(...)`` or ``auto()`` leaves in a class body until the class is made."""
+class _EnumEntry:
+    """What ``entry(...)`` or ``auto()`` leaves in a class body until the class is made.
 
-    __slots__ = ("args", "fields")
+    ``args`` are field values by position, ``kwargs`` by name (``value=`` is the index of an
+    IntEnum or StrEnum member).
+    """
 
-    def __init__(self, args: tuple[Any, ...], fields: dict[str, Any]) -> None:
+    __slots__ = ("args", "kwargs")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.args = args
-        self.fields = fields
+        self.kwargs = kwargs
 
     def __repr__(self) -> str:
         parts = [repr(arg) for arg in self.args]
-        parts += [f"{name}={value!r}" for name, value in self.fields.items()]
+        parts += [f"{name}={value!r}" for name, value in self.kwargs.items()]
         return f"entry({', '.join(parts)})"
 
 
@@ -84,39 +88,43 @@ def ensure_state(type_index: int) -> EnumState:
     return state
 
 
-def take_declarations(cls: type, value_type: type | None) -> list[tuple[str, Declaration]]:
-    """Remove the member declarations from a class body and return them, in order.
+def collect_declarations(
+    cls: type, value_type: type | None
+) -> tuple[list[str], dict[str, _EnumEntry]]:
+    """Remove the member declarations from a class body; return the binders and the entries.
 
-    Bare ``name: ClassVar[...]`` annotations come first, then the assignments in body order;
-    with a ``value_type`` (int or str), a plain value of the body is a member too, unless its
-    name is annotated (a field default or a ``ClassVar``).
+    Binders are the bare ``name: ClassVar[...]`` annotations, in order. Entries are the
+    ``entry(...)``/``auto()`` assignments in body order and, with a ``value_type`` (int or
+    str), every other plain value that is not a method or descriptor, unless its name is
+    annotated (a field default or a ``ClassVar`` constant).
     """
     annotations = own_annotations(cls)
-    found = [
-        (name, Declaration((), {}))
+    binders = [
+        name
         for name, annotation in annotations.items()
         if is_class_var(annotation) and not name.startswith("_") and name not in cls.__dict__
     ]
+    entries: dict[str, _EnumEntry] = {}
     for name, value in list(cls.__dict__.items()):
         if name.startswith("_"):
             continue
-        declared = isinstance(value, Declaration) and is_class_var(annotations.get(name))
+        declared = isinstance(value, _EnumEntry) and is_class_var(annotations.get(name))
         if name in annotations and not declared:
             continue  # a field's default or a class constant
-        if isinstance(value, Declaration):
-            found.append((name, value))
+        if isinstance(value, _EnumEntry):
+            entries[name] = value
         elif value_type is not None and not _is_behaviour(value):
-            found.append((name, Declaration((), {"value": value})))
+            entries[name] = _EnumEntry(value=value)
         else:
             continue
         delattr(cls, name)
-    return found
+    return binders, entries
 
 
 def add_members(
     api: str,
     type_index: int,
-    declarations: list[tuple[str, Declaration]],
+    declarations: list[tuple[str, _EnumEntry]],
     value_type: type | None,
 ) -> list[tuple[str, int | str]]:
     """Register the members a class body declares; return each alias with its lookup index.
@@ -125,48 +133,68 @@ def add_members(
     declaration is invalid; ``api`` names the class definition in errors.
     """
     state = find_state(type_index)
-    registered = {} if state is None else dict(state.indexes.items())
+    taken: set[int | str] = set() if state is None else set(state.indexes.keys())
     ordinal = 0 if state is None else len(state.entries)
     made: list[Any] = []
     bound: list[tuple[str, int | str]] = []
     for alias, declaration in declarations:
-        int_index, str_index = _indexes_of(api, alias, declaration, value_type)
+        int_index, str_index = index_of(api, alias, declaration, value_type)
         key: int | str = int_index if value_type is int and int_index is not None else str_index
-        if key not in registered:
+        if key not in taken:
             int_index = ordinal if int_index is None else int_index
-            if int_index in registered or str_index in registered:
+            if int_index in taken or str_index in taken:
                 raise ValueError(
                     f"{api}(): member {alias!r} takes an enum index already in use; "
                     f"got {int_index} and {str_index!r}"
                 )
-            member = _make_member(api, alias, type_index, declaration)
-            indexes = {"_int_index": int_index, "_str_index": str_index}
-            _fill(api, alias, type_index, member, indexes)
+            member = make_member(
+                api, alias, type_index, declaration, int_index=int_index, str_index=str_index
+            )
             made.append(member)
-            registered[int_index] = registered[str_index] = member
+            taken.update((int_index, str_index))
             ordinal += 1
         bound.append((alias, key))
     if made:
-        _register(ensure_state(type_index), made)
+        state = ensure_state(type_index)
+        for member in made:
+            register_member(state.entries, state.indexes, member)
     return bound
 
 
-def _register(state: EnumState, members: list[Any]) -> None:
-    for member in members:
-        state.entries.append(member)
-        state.indexes[member._int_index] = member
-        state.indexes[member._str_index] = member
+def register_member(entries: Any, indexes: Any, instance: Any) -> None:
+    """Append a member to a registry's ``entries`` and index it by its int and str index."""
+    entries.append(instance)
+    indexes[instance._int_index] = instance
+    indexes[instance._str_index] = instance
 
 
-def _indexes_of(
-    api: str, alias: str, declaration: Declaration, value_type: type | None
+#: (type index, int index) -> the Python object that stands for that member.
+_CANONICAL: dict[tuple[int, int], Any] = {}
+
+
+def canonical(member: Any) -> Any:
+    """Return the one Python object kept for a registered member (``member`` the first time).
+
+    A member reached through its class (an attribute, ``get``, iteration, unpickling) is then
+    always the same object; one kept for an older class of its type is replaced.
+    """
+    key = (core._object_type_index(member), int(member._int_index))
+    known = _CANONICAL.get(key)
+    if known is not None and type(known) is type(member) and known.same_as(member):
+        return known
+    _CANONICAL[key] = member
+    return member
+
+
+def index_of(
+    api: str, alias: str, declaration: _EnumEntry, value_type: type | None
 ) -> tuple[int | None, str]:
     """Return the (integer, string) indexes a declaration names; integer None: the next free."""
-    if value_type is None or (value_type is str and "value" not in declaration.fields):
+    if value_type is None or (value_type is str and "value" not in declaration.kwargs):
         return None, alias
-    if "value" not in declaration.fields:
+    if "value" not in declaration.kwargs:
         raise TypeError(f"{api}(): member {alias!r} of an IntEnum needs an int value")
-    value = declaration.fields["value"]
+    value = declaration.kwargs["value"]
     if type(value) is not value_type:
         raise TypeError(
             f"{api}(): member {alias!r} has a value of the wrong type; "
@@ -177,20 +205,30 @@ def _indexes_of(
     return int(check_index(api, value)), alias
 
 
-def _make_member(api: str, alias: str, type_index: int, declaration: Declaration) -> Any:
-    """Make a native object of the enum type with the declaration's fields set."""
+def make_member(
+    api: str,
+    alias: str,
+    type_index: int,
+    declaration: _EnumEntry,
+    *,
+    int_index: int,
+    str_index: str,
+) -> Any:
+    """Make a native object of the enum type with its indexes and the declaration's fields set.
+
+    The object is not registered; its Python class is the one registered for the type now.
+    """
     make = core._lookup_type_attr(type_index, "__ffi_new__")
     if make is None:
         raise TypeError(f"{api}(): the native enum type has no __ffi_new__ to make members with")
     values = _field_values(api, alias, type_index, declaration)
     member = make()
     _fill(api, alias, type_index, member, values)
+    _fill(api, alias, type_index, member, {"_int_index": int_index, "_str_index": str_index})
     return member
 
 
-def _field_values(
-    api: str, alias: str, type_index: int, declaration: Declaration
-) -> dict[str, Any]:
+def _field_values(api: str, alias: str, type_index: int, declaration: _EnumEntry) -> dict[str, Any]:
     """Return the values of the type's own fields: by position, by name, or the default."""
     own: list[Any] = core._type_index_to_type_info(type_index).fields
     names = [field.name for field in own]
@@ -200,7 +238,7 @@ def _field_values(
             f"expected at most {len(names)}, got {len(declaration.args)}"
         )
     values = dict(zip(names, declaration.args))
-    for name, value in declaration.fields.items():
+    for name, value in declaration.kwargs.items():
         if name in ("_int_index", "_str_index"):
             raise TypeError(f"{api}(): member {alias!r} gives {name}, which is inferred")
         if name in values:
@@ -244,11 +282,6 @@ def _fields_by_name(type_index: int) -> dict[str, Any]:
             fields.setdefault(field.name, field)
         info = info.parent_type_info
     return fields
-
-
-def member_field_names(cls: type) -> list[str]:
-    """Return the annotated, not ``ClassVar``, attributes of a body (per-member fields)."""
-    return [name for name, note in own_annotations(cls).items() if not is_class_var(note)]
 
 
 def _is_behaviour(value: object) -> bool:

@@ -4,17 +4,17 @@
 from __future__ import annotations
 
 import typing
-import warnings
 from typing import Any, Callable, TypeVar
 
 from typing_extensions import dataclass_transform
 
 from .. import core
-from ..registry import register_object
-from .dunders import install_dunders
-from .field import Field, field, own_annotations
+from .._dunder import DATACLASS_MARKER, _install_dataclass_dunders
+from ..registry import _add_type_attr_class_attrs, _warn_missing_field_annotations, register_object
+from .field import Field, _field_converter, field
+from .py_class import _FFI_TYPE_ATTR_NAMES
 
-_ClassT = TypeVar("_ClassT", bound=type)
+_T = TypeVar("_T", bound=type)
 
 
 @dataclass_transform(eq_default=False, order_default=False, field_specifiers=(Field, field))
@@ -28,7 +28,7 @@ def c_class(
     order: bool = False,
     unsafe_hash: bool = False,
     match_args: bool = True,
-) -> Callable[[_ClassT], _ClassT]:
+) -> Callable[[_T], _T]:
     """Bind a class to a native type (like ``register_object``) and add dataclass dunders.
 
     The dunders come from the native reflection of the type's fields (their ``init``,
@@ -76,15 +76,17 @@ def c_class(
         If a field of the type itself is not annotated in the class body.
     """
 
-    def decorate(cls: _ClassT) -> _ClassT:
+    def decorate(cls: _T) -> _T:
         _drop_field_specifiers(cls)
         cls = register_object(type_key, init=False)(cls)
         info: Any = core._type_cls_to_type_info(cls)
-        _warn_unannotated(cls, info)
+        _warn_missing_field_annotations(cls, info, stacklevel=3)
+        shadowed = _shadowed_field_names(cls, info)
+        _attach_field_objects(cls, info, frozen=frozen)
         if frozen:
-            _freeze_own_fields(cls, info)
-        _attach_fields(cls, info)
-        install_dunders(
+            _reinstall_field_properties(cls, info, shadowed)
+        _add_type_attr_class_attrs(cls, info, _FFI_TYPE_ATTR_NAMES)
+        _install_dataclass_dunders(
             cls,
             init=init,
             repr=repr,
@@ -93,9 +95,14 @@ def c_class(
             unsafe_hash=unsafe_hash,
             match_args=match_args,
         )
+        setattr(cls, DATACLASS_MARKER, True)
         return cls
 
     return decorate
+
+
+# Type checkers see the converter as a field-specifier option, as for Apache's decorator.
+c_class.__dataclass_transform__["kwargs"]["converter"] = _field_converter  # type: ignore[attr-defined]
 
 
 def _drop_field_specifiers(cls: type) -> None:
@@ -105,34 +112,39 @@ def _drop_field_specifiers(cls: type) -> None:
             delattr(cls, name)
 
 
-def _warn_unannotated(cls: type, info: Any) -> None:
-    missing = sorted({f.name for f in info.fields} - set(own_annotations(cls)))
-    if missing:
-        warnings.warn(
-            f"@c_class({info.type_key!r}): class `{cls.__qualname__}` does not annotate the "
-            f"following reflected field(s): {', '.join(missing)}. Add type annotations "
-            "(e.g. `field_name: type`) to the class body for IDE support and documentation.",
-            UserWarning,
-            stacklevel=4,
-        )
+def _shadowed_field_names(cls: type, type_info: Any) -> set[str]:
+    """Names of own fields the class body defines as something other than their property."""
+    return {
+        f.name
+        for f in type_info.fields
+        if f.name in cls.__dict__ and getattr(cls.__dict__[f.name], "field", None) is not f
+    }
 
 
-def _freeze_own_fields(cls: type, info: Any) -> None:
-    """Mark the type's own fields read-only and replace their properties (unless shadowed)."""
-    for type_field in info.fields:
-        type_field.frozen = True
-        prop = cls.__dict__.get(type_field.name)
-        if prop is None or getattr(prop, "field", None) is type_field:
+def _reinstall_field_properties(cls: type, type_info: Any, shadowed_names: set[str]) -> None:
+    """Put a fresh property for each own field (read-only ones made so by ``frozen``).
+
+    The names in ``shadowed_names``, which the class body defines itself, are left alone.
+    """
+    for type_field in type_info.fields:
+        if type_field.name not in shadowed_names:
             setattr(cls, type_field.name, type_field.as_property(cls))
 
 
-def _attach_fields(cls: type, info: Any) -> None:
-    """Give each own TypeField a :class:`Field` describing it (``dataclass_field``)."""
+def _attach_field_objects(cls: type, type_info: Any, *, frozen: bool = False) -> None:
+    """Give each own TypeField a :class:`Field` describing it (``dataclass_field``).
+
+    With ``frozen``, the fields are marked read-only first (their properties are replaced
+    by ``_reinstall_field_properties``). ``Field.type`` is the class's resolved annotation
+    (None when the annotations do not resolve).
+    """
     try:
         hints = typing.get_type_hints(cls)
     except Exception:
         hints = {}
-    for type_field in info.fields:
+    for type_field in type_info.fields:
+        if frozen:
+            type_field.frozen = True
         made = Field(
             type_field.name,
             type_field.ty,

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import copy
+import importlib
 import re
 import sys
 import typing
@@ -10,6 +12,8 @@ from collections.abc import Mapping
 from typing import Any, Callable, ClassVar, Generic, TypeVar, overload
 
 from .. import core
+from .._dunder import INIT_PROPERTY_FUNCS_ATTR  # noqa: F401 - importable from here too
+from ..core import TypeSchema  # noqa: F401 - importable from here, as in Apache's module
 
 _T = TypeVar("_T")
 
@@ -20,11 +24,6 @@ __all__ = ["KW_ONLY", "MISSING", "Field", "field", "init_property"]
 
 #: The "not given" sentinel of defaults; the same object native code uses.
 MISSING: Any = core.MISSING
-
-#: The class attribute (a ``{name: function}`` dict) through which ``@py_class`` hands the
-#: ``init_property`` functions of a class to the generated ``__init__``, which stores
-#: ``function(self)`` in the field ``name`` right after the native initializer.
-INIT_PROPERTY_FUNCS_ATTR = "__ffi_init_property_funcs__"
 
 # Accepted ``structural_eq`` values. "def" means "def-pattern"; "def-recursive" and
 # "def-non-recursive" are the names older releases gave "def-pattern" and "def-simple".
@@ -58,7 +57,7 @@ def _check_defaults(default: object, default_factory: object) -> None:
         raise ValueError("field(): cannot specify both default and default_factory")
     if not callable(default_factory):
         raise TypeError(
-            f"field(): default_factory must be callable; got {type(default_factory).__name__}"
+            f"field(): default_factory must be a callable, got {type(default_factory).__name__}"
         )
 
 
@@ -97,6 +96,9 @@ class Field:
         The field's docstring, or ``None``.
     metadata
         Free-form data of extensions (a fresh dict).
+    extra_kwargs
+        Options of extensions not known to ``field()`` (a fresh dict); a callback marked
+        ``__ffi_on_fields_resolved__`` must consume them, or ``@py_class`` raises TypeError.
     """
 
     __slots__ = (
@@ -106,6 +108,7 @@ class Field:
         "default",
         "default_factory",
         "doc",
+        "extra_kwargs",
         "frozen",
         "hash",
         "init",
@@ -130,6 +133,7 @@ class Field:
     structural_eq: str | None
     doc: str | None
     metadata: dict[str, Any]
+    extra_kwargs: dict[str, Any]
     converter: Callable[[Any], Any]
 
     def __init__(
@@ -149,6 +153,7 @@ class Field:
         structural_eq: str | None = None,
         doc: str | None = None,
         converter: Callable[[Any], Any] = _field_converter,
+        **extra_kwargs: Any,
     ) -> None:
         _check_defaults(default, default_factory)
         _check_structural_eq(structural_eq)
@@ -167,6 +172,20 @@ class Field:
         self.structural_eq = structural_eq
         self.doc = doc
         self.converter = converter
+        self.extra_kwargs = dict(extra_kwargs)
+
+    def __copy__(self) -> Field:
+        """Return a copy with its own ``metadata`` and ``extra_kwargs`` dicts (values shared)."""
+        result = object.__new__(type(self))
+        for klass in type(self).__mro__:
+            for slot in klass.__dict__.get("__slots__", ()):
+                if slot not in ("__dict__", "__weakref__") and hasattr(self, slot):
+                    setattr(result, slot, getattr(self, slot))
+        if hasattr(self, "__dict__"):
+            result.__dict__.update(copy.copy(self.__dict__))
+        result.metadata = dict(self.metadata)
+        result.extra_kwargs = dict(self.extra_kwargs)
+        return result
 
     def __repr__(self) -> str:
         shown = ("name", "type", "default", "default_factory", "init", "repr", "hash",
@@ -189,6 +208,7 @@ def field(
     structural_eq: str | None = None,
     doc: str | None = None,
     converter: Callable[[Any], Any] = _field_converter,
+    **extra_kwargs: Any,
 ) -> Any:
     """Describe a field of a ``@py_class`` class: ``x: int = field(default=0)``.
 
@@ -222,6 +242,10 @@ def field(
         The field's docstring.
     converter
         A marker for static type checkers; values are converted by the field's type.
+    extra_kwargs
+        Options of extensions, kept in ``Field.extra_kwargs``; a callback marked
+        ``__ffi_on_fields_resolved__`` must consume (remove) them, else ``@py_class`` raises
+        TypeError naming them.
 
     Returns
     -------
@@ -248,6 +272,7 @@ def field(
         structural_eq=structural_eq,
         doc=doc,
         converter=converter,
+        **extra_kwargs,
     )
 
 
@@ -292,13 +317,23 @@ class init_property(Generic[_T]):
         owner.__annotations__ = annotations
 
 
+def _get_forward_annotations(obj: Any) -> dict[str, Any]:
+    """Return the annotations of a class or function, unresolved names left unevaluated.
+
+    Python 3.14 evaluates annotations lazily: ``annotationlib`` gives unresolved names as
+    ``ForwardRef`` values. Before 3.14 they are the stored (string or evaluated) annotations.
+    """
+    if sys.version_info >= (3, 14):
+        annotationlib: Any = importlib.import_module("annotationlib")
+        return dict(annotationlib.get_annotations(obj, format=annotationlib.Format.FORWARDREF))
+    if isinstance(obj, type):
+        return dict(obj.__dict__.get("__annotations__", {}))  # noqa: RUF063 - own ones only
+    return dict(getattr(obj, "__annotations__", None) or {})
+
+
 def own_annotations(owner: type) -> dict[str, Any]:
     """Return a copy of the annotations of ``owner``'s body, unresolved names unevaluated."""
-    if sys.version_info >= (3, 14):
-        import annotationlib
-
-        return dict(annotationlib.get_annotations(owner, format=annotationlib.Format.FORWARDREF))
-    return dict(owner.__dict__.get("__annotations__", {}))  # noqa: RUF063 - own ones only
+    return _get_forward_annotations(owner)
 
 
 def is_class_var(annotation: object) -> bool:
@@ -330,10 +365,4 @@ def resolve_annotations(
 
 def func_return_annotation(func: Callable[..., Any]) -> Any:
     """Return the return annotation of ``func`` (unevaluated where unresolved), or Any."""
-    if sys.version_info >= (3, 14):
-        import annotationlib
-
-        raw = annotationlib.get_annotations(func, format=annotationlib.Format.FORWARDREF)
-    else:
-        raw = getattr(func, "__annotations__", None) or {}
-    return raw.get("return", Any)
+    return _get_forward_annotations(func).get("return", Any)

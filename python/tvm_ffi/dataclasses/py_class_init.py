@@ -13,7 +13,9 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .. import core
-from .dunders import all_type_fields, init_property_funcs, init_signature
+from .._dunder import _collect_init_property_funcs as init_property_funcs
+from .._dunder import _make_init_signature as init_signature
+from .._dunder import all_type_fields
 
 
 def can_generate_init(info: Any) -> bool:

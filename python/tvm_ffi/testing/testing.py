@@ -29,7 +29,12 @@ import pytest
 
 from .._dtype import dtype
 from ..core import Device, Object
-from ..dataclasses import c_class
+from ..dataclasses import (  # IntEnum, StrEnum, entry: names of Apache's module
+    IntEnum,  # noqa: F401
+    StrEnum,  # noqa: F401
+    c_class,
+    entry,  # noqa: F401
+)
 from ..registry import get_global_func
 from ._enums import _TestCxxIntEnum, _TestCxxStrEnum
 
