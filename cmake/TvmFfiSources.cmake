@@ -108,6 +108,7 @@ set(TVM_FFI_CPP_TEST_SOURCES
   tests/cpp/test_object_def_attrs.cc
   tests/cpp/test_optional.cc
   tests/cpp/test_overload.cc
+  tests/cpp/test_owning_pointer_traits.cc
   tests/cpp/test_recursive_compare.cc
   tests/cpp/test_reflection.cc
   tests/cpp/test_registry.cc

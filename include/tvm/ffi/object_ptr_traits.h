@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// object_ptr_traits.h: TypeTraits of raw object pointers (`const T*`, and `T*` for mutable T).
+// object_ptr_traits.h: TypeTraits of object pointers: raw (`const T*`, and `T*` for mutable T) and
+// owning (ObjectPtr<T>, nullable, and Arc<T>, never null).
 #ifndef TVM_FFI_OBJECT_PTR_TRAITS_H_
 #define TVM_FFI_OBJECT_PTR_TRAITS_H_
 
@@ -61,6 +62,89 @@ struct TypeTraits<TPtr, std::enable_if_t<std::is_pointer_v<TPtr> &&
   static std::string TypeStr() { return ObjType::_type_key; }
   static std::string TypeSchema() { return details::SimpleTypeSchema(TypeStr()); }
 };
+
+namespace details {
+/// Whether TObject is an unqualified object class. is_object_subclass_v (not is_base_of) lets a
+/// class that is only forward-declared, and marked as an object class, be an element type.
+template <typename TObject>
+inline constexpr bool owning_pointee_v =
+    is_object_subclass_v<TObject> && std::is_same_v<TObject, std::remove_cv_t<TObject>>;
+
+/// The traits ObjectPtr<TObject> and Arc<TObject> share; kNullable says whether None is a value
+/// (a null pointer). TPtr is the pointer class.
+template <typename TPtr, typename TObject, bool kNullable>
+struct OwningPointerTraits : public TypeTraitsBase {
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIObject;
+
+  static void CopyToAnyView(const TPtr& src, TVMFFIAny* result) {
+    Store(ObjectUnsafe::GetHeader(src), result);
+  }
+  static void MoveToAny(TPtr src, TVMFFIAny* result) {
+    ObjectPtr<TObject>& base = src;
+    Store(static_cast<TVMFFIObject*>(ObjectUnsafe::MoveObjectPtrToHandle(std::move(base))), result);
+  }
+  static bool CheckAnyStrict(const TVMFFIAny* src) {
+    if (src->type_index == TypeIndex::kTVMFFINone) return kNullable;
+    return src->type_index >= TypeIndex::kTVMFFIStaticObjectBegin &&
+           IsObjectInstance<TObject>(src->type_index);
+  }
+  static TPtr CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    if (src->type_index == TypeIndex::kTVMFFINone) return Null();
+    return Wrap(ObjectUnsafe::ObjectPtrFromUnowned<TObject>(src->v_obj));
+  }
+  static TPtr MoveFromAnyAfterCheck(TVMFFIAny* src) {
+    if (src->type_index == TypeIndex::kTVMFFINone) return Null();
+    TPtr ptr = Wrap(ObjectUnsafe::ObjectPtrFromOwned<TObject>(src->v_obj));
+    ResetPODCell(src, TypeIndex::kTVMFFINone);
+    return ptr;
+  }
+  static std::optional<TPtr> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return TObject::_type_key; }
+  static std::string TypeSchema() {
+    std::string schema = SimpleTypeSchema(TypeStr());
+    return kNullable ? R"({"type":"Optional","args":[)" + schema + "]}" : schema;
+  }
+
+ private:
+  static void Store(TVMFFIObject* header, TVMFFIAny* result) {
+    if (header == nullptr) {
+      ResetPODCell(result, TypeIndex::kTVMFFINone);
+      return;
+    }
+    result->type_index = header->type_index;
+    result->zero_padding = 0;
+    TVM_FFI_CLEAR_PTR_PADDING_IN_FFI_ANY(result);
+    result->v_obj = header;
+  }
+  static TPtr Null() {
+    if constexpr (kNullable) {
+      return TPtr();
+    } else {
+      return TPtr(UnsafeInit{});  // unreachable: CheckAnyStrict rejects None
+    }
+  }
+  static TPtr Wrap(ObjectPtr<TObject> ptr) {
+    if constexpr (kNullable) {
+      return ptr;
+    } else {
+      return ObjectUnsafe::ArcFromObjectPtr(std::move(ptr));
+    }
+  }
+};
+}  // namespace details
+
+/// An ObjectPtr travels as the object it points to, or as None when null.
+template <typename TObject>
+struct TypeTraits<ObjectPtr<TObject>, std::enable_if_t<details::owning_pointee_v<TObject>>>
+    : public details::OwningPointerTraits<ObjectPtr<TObject>, TObject, true> {};
+
+/// An Arc travels as the object it points to; None is not an Arc.
+template <typename TObject>
+struct TypeTraits<Arc<TObject>, std::enable_if_t<details::owning_pointee_v<TObject>>>
+    : public details::OwningPointerTraits<Arc<TObject>, TObject, false> {};
 
 }  // namespace ffi
 }  // namespace tvm

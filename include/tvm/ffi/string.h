@@ -41,6 +41,10 @@ class BytesObj : public BytesObjBase {
 
 namespace details {
 
+/// Where Apache TVM FFI declares them (tvm::ffi::detail::StringObj), for code naming them so.
+using StringObj = ::tvm::ffi::StringObj;
+using BytesObj = ::tvm::ffi::BytesObj;
+
 /// A string or bytes object that owns a std::string buffer.
 template <typename Base>
 class BytesObjFromStd : public Base {

@@ -1,46 +1,150 @@
 # SPDX-License-Identifier: Apache-2.0
-"""gen_abi_cpp: a C++ header of structs mirroring the native layout of registered object types."""
+"""gen_abi_cpp: a C++ header of lookup-only views of the native layout of registered types."""
 
 from __future__ import annotations
 
 import dataclasses
 import fnmatch
-import keyword
+import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import groupby
+from typing import cast
 
-from .. import core
+from ..core import (
+    TypeField,
+    TypeInfo,
+    TypeSchema,
+    _lookup_or_register_type_info_from_type_key,
+    _object_type_key_to_index,
+)
 from ..registry import get_registered_type_keys
 
-_OBJECT_INDEX = 64
-_DYN_OBJECT_BEGIN = 128
-_SETTER_IS_FUNCTION_OBJ = 1 << 11  # kTVMFFIFieldFlagBitSetterIsFunctionObj
-_OBJECT_HEADER_SIZE = 24
-_BASE_ALIGN = 8
+_IDENTIFIER_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ESCAPE_PREFIX = "__ffi_escape_"
+_OBJECT_SIZE = 24
+_OBJECT_ALIGNMENT = 8
+_OBJECT_TYPE_INDEX = 64
+_DYNAMIC_OBJECT_TYPE_INDEX_BEGIN = 128
+_SETTER_IS_FUNCTION_OBJ = 1 << 11  # kTVMFFIFieldFlagBitSetterIsFunctionObj: a py_class field
+_CPP_KEYWORD_TEXT = (
+    "alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t "
+    "char16_t char32_t class compl concept const consteval constexpr constinit const_cast "
+    "continue co_await co_return co_yield decltype default delete do double dynamic_cast else "
+    "enum explicit export extern false float for friend goto if inline int long mutable "
+    "namespace new noexcept not not_eq nullptr operator or or_eq private protected public "
+    "register reinterpret_cast requires return short signed sizeof static static_assert "
+    "static_cast struct switch template this thread_local throw true try typedef typeid "
+    "typename union unsigned using virtual void volatile wchar_t while xor xor_eq"
+)
+_CPP_KEYWORDS = frozenset(_CPP_KEYWORD_TEXT.split())
 
-# A C++ storage type with the size and alignment it has on the platforms tvm_ffi supports.
-_Carrier = tuple[str, int, int]
 
-_ANY: _Carrier = ("::tvm::ffi::Any", 16, 8)
-_OBJECT_REF: _Carrier = ("::tvm::ffi::ObjectRef", 8, 8)
-_SIMPLE: dict[str, _Carrier] = {
-    "bool": ("bool", 1, 1),
-    "ctypes.c_void_p": ("void*", 8, 8),
-    "dtype": ("DLDataType", 4, 2),
-    "DataType": ("DLDataType", 4, 2),
-    "Device": ("DLDevice", 8, 4),
-    "Any": _ANY,
-    "str": ("::tvm::ffi::String", 16, 8),
-    "bytes": ("::tvm::ffi::Bytes", 16, 8),
-    "Callable": ("::tvm::ffi::Function", 8, 8),
-    "Tensor": ("::tvm::ffi::Tensor", 8, 8),
-    "Shape": ("::tvm::ffi::Shape", 8, 8),
-    "Object": _OBJECT_REF,
-    "None": _ANY,
+@dataclass(frozen=True)
+class _CppName:
+    """Where the view of a type lives in C++: its namespaces and its struct name."""
+
+    namespaces: tuple[str, ...]
+    object_name: str
+
+    @property
+    def qualified(self) -> str:
+        """The fully qualified name, ``::a::b::NameObj``."""
+        return "".join("::" + part for part in (*self.namespaces, self.object_name))
+
+
+@dataclass(frozen=True)
+class _BuiltinType:
+    """A static object type with a C++ class in the headers (and its reference class, if any)."""
+
+    object_type: str
+    value_type: str | None
+    size: int
+    alignment: int
+
+
+@dataclass(frozen=True)
+class _Carrier:
+    """A C++ storage type and the size and alignment it has on the supported platforms."""
+
+    cpp_type: str
+    size: int
+    alignment: int
+
+
+@dataclass(frozen=True)
+class _FieldModel:
+    """One member of a view struct.
+
+    ``kind`` is ``"typed"`` for a member of ``carrier``'s type, ``"opaque"`` for a reflected
+    field with no C++ type known to match it (a byte array; ``note`` says why), ``"padding"``
+    for bytes reflection does not cover, and ``"alias"`` for a field re-exposing bytes already
+    laid out (only a comment).
+    """
+
+    reflected_name: str
+    member_name: str
+    carrier: _Carrier
+    offset: int
+    kind: str = "typed"
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class _ClassModel:
+    """A view struct: the type, its C++ name and base, its layout and its members."""
+
+    info: TypeInfo
+    cpp_name: _CppName
+    base_cpp_type: str
+    alignment: int
+    total_size: int
+    fields: tuple[_FieldModel, ...]
+
+
+class _NoCarrier(ValueError):
+    """No C++ type is known to match a field; it becomes an opaque byte array."""
+
+
+_OBJECT_PTR = "::tvm::ffi::ObjectPtr<"
+_ANY = _Carrier("::tvm::ffi::Any", 16, 8)
+_ANY_OBJECT = _Carrier("::tvm::ffi::Arc<::tvm::ffi::Object>", 8, 8)
+_NULLABLE_OBJECT = _Carrier("::tvm::ffi::ObjectPtr<::tvm::ffi::Object>", 8, 8)
+_INT64 = _Carrier("int64_t", 8, 8)
+_BOOL = _Carrier("bool", 1, 1)
+_DOUBLE = _Carrier("double", 8, 8)
+_VOID_PTR = _Carrier("void*", 8, 8)
+_DTYPE = _Carrier("DLDataType", 4, 2)
+_DEVICE = _Carrier("DLDevice", 8, 4)
+_STRING = _Carrier("::tvm::ffi::String", 16, 8)
+_BYTES = _Carrier("::tvm::ffi::Bytes", 16, 8)
+
+# Fields without a type schema: by static type index.
+_STATIC_CARRIERS: dict[int, _Carrier] = {
+    -1: _ANY,
+    1: _INT64,
+    2: _BOOL,
+    3: _DOUBLE,
+    4: _VOID_PTR,
+    5: _DTYPE,
+    6: _DEVICE,
+    _OBJECT_TYPE_INDEX: _NULLABLE_OBJECT,
 }
-_SIZED: dict[str, dict[int, str]] = {
-    "int": {8: "int64_t", 4: "int32_t", 2: "int16_t", 1: "int8_t"},
-    "float": {8: "double", 4: "float"},
+# Fields with a type schema: by its origin.
+_SCALARS: dict[str, _Carrier] = {
+    "int": _INT64,
+    "float": _DOUBLE,
+    "bool": _BOOL,
+    "ctypes.c_void_p": _VOID_PTR,
+    "dtype": _DTYPE,
+    "DataType": _DTYPE,
+    "Device": _DEVICE,
+    "Any": _ANY,
+    "str": _STRING,
+    "bytes": _BYTES,
+    "Callable": _Carrier("::tvm::ffi::Function", 8, 8),
+    "Tensor": _Carrier("::tvm::ffi::Tensor", 8, 8),
 }
 _CONTAINERS = {
     "Array": "::tvm::ffi::Array",
@@ -49,365 +153,633 @@ _CONTAINERS = {
     "Dict": "::tvm::ffi::Dict",
     "tuple": "::tvm::ffi::Tuple",
 }
-# Reflection schemas carry no size for these, so the static type index decides.
-_BY_STATIC_INDEX = {1: "int", 2: "bool", 3: "float", 4: "ctypes.c_void_p", 5: "dtype"}
-_BY_STATIC_INDEX.update({6: "Device", -1: "Any", 65: "str", 66: "bytes"})
-_CPP_KEYWORD_TEXT = (
-    "alignas alignof and asm auto bool break case catch char class const constexpr continue "
-    "decltype default delete do double else enum explicit export extern false float for friend "
-    "goto if inline int long mutable namespace new noexcept not nullptr operator or private "
-    "protected public register return short signed sizeof static struct switch template this "
-    "throw true try typedef typeid typename union unsigned using virtual void volatile while"
-)
-_CPP_KEYWORDS = frozenset(_CPP_KEYWORD_TEXT.split())
+# Values stored inline in an Any cell when short, so never an object pointer.
+_INLINE_STRINGS = ("str", "bytes")
+# Schemas report no width for numbers; these match the width reflection reports instead.
+_SIZED_NUMBERS = {
+    "int": {8: "int64_t", 4: "int32_t", 2: "int16_t", 1: "int8_t"},
+    "float": {8: "double", 4: "float"},
+}
+_ORIGIN_BY_STATIC_INDEX = {1: "int", 3: "float", 65: "str", 66: "bytes"}
+
+# Raw (C++) schema spellings whose bytes the carrier of the normalized origin reads as is.
+_OWNING_SPELLINGS = {
+    "int": ("int",),
+    "float": ("float",),
+    "bool": ("bool",),
+    "ctypes.c_void_p": ("void*",),
+    "dtype": ("DataType",),
+    "DataType": ("DataType",),
+    "Device": ("Device",),
+    "Any": ("Any",),
+    "str": ("ffi.String", "ffi.SmallStr"),
+    "bytes": ("ffi.Bytes", "ffi.SmallBytes"),
+    "Callable": ("ffi.Function",),
+    "Tensor": ("ffi.Tensor",),
+}
+_STRUCTURE_SPELLINGS = {
+    "Array": "ffi.Array",
+    "List": "ffi.List",
+    "Map": "ffi.Map",
+    "Dict": "ffi.Dict",
+    "tuple": "Tuple",
+    "Optional": "Optional",
+    "Union": "Variant",
+}
+
+_BUILTIN_SPECS = {
+    "ffi.Object": _BuiltinType("::tvm::ffi::Object", None, 8, 8),
+    "ffi.String": _BuiltinType("::tvm::ffi::detail::StringObj", "::tvm::ffi::String", 16, 8),
+    "ffi.Bytes": _BuiltinType("::tvm::ffi::detail::BytesObj", "::tvm::ffi::Bytes", 16, 8),
+    "ffi.Error": _BuiltinType("::tvm::ffi::ErrorObj", "::tvm::ffi::Error", 16, 8),
+    "ffi.Function": _BuiltinType("::tvm::ffi::FunctionObj", "::tvm::ffi::Function", 8, 8),
+    "ffi.Shape": _BuiltinType("::tvm::ffi::ShapeObj", "::tvm::ffi::Shape", 8, 8),
+    "ffi.Tensor": _BuiltinType("::tvm::ffi::TensorObj", "::tvm::ffi::Tensor", 8, 8),
+    "ffi.Array": _BuiltinType("::tvm::ffi::ArrayObj", "::tvm::ffi::Array<::tvm::ffi::Any>", 8, 8),
+    "ffi.Map": _BuiltinType(
+        "::tvm::ffi::MapObj", "::tvm::ffi::Map<::tvm::ffi::Any, ::tvm::ffi::Any>", 8, 8
+    ),
+    "ffi.List": _BuiltinType("::tvm::ffi::ListObj", "::tvm::ffi::List<::tvm::ffi::Any>", 8, 8),
+    "ffi.Dict": _BuiltinType(
+        "::tvm::ffi::DictObj", "::tvm::ffi::Dict<::tvm::ffi::Any, ::tvm::ffi::Any>", 8, 8
+    ),
+    # These two have no reference class; fields hold them through an Arc.
+    "ffi.Module": _BuiltinType(
+        "::tvm::ffi::ModuleObj", "::tvm::ffi::ObjectPtr<::tvm::ffi::ModuleObj>", 8, 8
+    ),
+    "ffi.VisitInterrupt": _BuiltinType(
+        "::tvm::ffi::VisitInterruptObj",
+        "::tvm::ffi::ObjectPtr<::tvm::ffi::VisitInterruptObj>",
+        8,
+        8,
+    ),
+}
+
+_PRELUDE = ["#pragma once", "", "#include <tvm/ffi/tvm_ffi.h>", ""]
+_OFFSETOF_WARNING_OFF = [
+    "#if defined(__clang__) || defined(__GNUC__)",
+    "#pragma GCC diagnostic push",
+    '#pragma GCC diagnostic ignored "-Winvalid-offsetof"',
+    "#elif defined(_MSC_VER)",
+    "#pragma warning(push)",
+    "#pragma warning(disable : 4749)",
+    "#endif",
+    "",
+]
+_OFFSETOF_WARNING_ON = [
+    "#if defined(__clang__) || defined(__GNUC__)",
+    "#pragma GCC diagnostic pop",
+    "#elif defined(_MSC_VER)",
+    "#pragma warning(pop)",
+    "#endif",
+    "",
+]
 
 
-@dataclasses.dataclass(frozen=True)
-class _Member:
-    """One data member of a generated struct; padding members have no reflected field."""
+def _cpp_identifier(value: str) -> str:
+    """Return ``value`` as a C++ identifier: itself, or an escape of its UTF-8 bytes in hex.
 
-    name: str
-    cpp_type: str
-    offset: int
-    size: int
-    align: int
-    note: str
-    opaque: bool = False
-    alias: bool = False
-
-    def declaration(self) -> str:
-        if self.alias:
-            return (
-                f"  // {self.name}: offset={self.offset}, size={self.size}, shares earlier storage"
-            )
-        if self.opaque:
-            aligned = f"alignas({self.align}) " if self.align > 1 else ""
-            head = f"{aligned}uint8_t {self.name}[{self.size}];"
-        else:
-            head = f"{self.cpp_type} {self.name};"
-        layout = f"offset={self.offset}, size={self.size}, align={self.align}"
-        return f"  {head}  // {layout}{self.note}"
+    Names that are not identifiers, C++ keywords and names that look escaped already are
+    escaped, so distinct names stay distinct.
+    """
+    if (
+        _IDENTIFIER_RE.fullmatch(value)
+        and value not in _CPP_KEYWORDS
+        and not value.startswith(_ESCAPE_PREFIX)
+    ):
+        return value
+    return _ESCAPE_PREFIX + value.encode("utf-8").hex()
 
 
-@dataclasses.dataclass
-class _Struct:
-    """A generated struct: where it lives in C++, what it derives from and its members."""
-
-    info: core.TypeInfo
-    namespace: str
-    name: str
-    base: str
-    align: int
-    size: int
-    data_end: int
-    members: list[_Member]
-
-    @property
-    def qualified(self) -> str:
-        return f"::{self.namespace}::{self.name}" if self.namespace else f"::{self.name}"
-
-
-def _identifier(text: str) -> str:
-    name = re.sub(r"[^A-Za-z0-9_]", "_", text)
-    if not name or name[0].isdigit():
-        name = "_" + name
-    return name + "_" if name in _CPP_KEYWORDS or keyword.iskeyword(name) else name
-
-
-def _cpp_name(type_key: str) -> tuple[str, str]:
-    *scopes, last = type_key.split(".")
-    return "::".join(_identifier(s) for s in scopes), _identifier(last) + "Obj"
-
-
-def _string_literal(text: str) -> str:
-    out = []
-    for byte in text.encode("utf-8"):
-        char = chr(byte)
-        if char in '"\\':
-            out.append("\\" + char)
+def _cpp_string_literal(value: str) -> str:
+    """Return a C++ string literal of the UTF-8 bytes of ``value`` (non-ASCII as octal escapes)."""
+    pieces = []
+    for byte in value.encode("utf-8"):
+        if byte in b'"\\':
+            pieces.append("\\" + chr(byte))
         elif 0x20 <= byte < 0x7F:
-            out.append(char)
+            pieces.append(chr(byte))
         else:
-            out.append(f"\\{byte:03o}")
-    return '"' + "".join(out) + '"'
+            pieces.append(f"\\{byte:03o}")
+    return '"' + "".join(pieces) + '"'
 
 
-def _round_up(value: int, align: int) -> int:
-    return (value + align - 1) // align * align
+def _cpp_name(type_key: str) -> _CppName:
+    """``a.b.Name`` lives in namespace ``a::b`` as ``NameObj``."""
+    *scopes, last = type_key.split(".")
+    return _CppName(tuple(map(_cpp_identifier, scopes)), _cpp_identifier(last) + "Obj")
+
+
+def _cpp_name_sort_key(info: TypeInfo) -> tuple[tuple[str, ...], str, str]:
+    """Order types by namespace, then struct name (then key), so namespaces group together."""
+    name = _cpp_name(info.type_key)
+    return name.namespaces, name.object_name, info.type_key
+
+
+def _lineage(type_info: TypeInfo) -> list[TypeInfo]:
+    """Return ``type_info`` and its ancestors, the root (``ffi.Object``) first."""
+    chain = []
+    info: TypeInfo | None = type_info
+    while info is not None:
+        chain.append(info)
+        info = info.parent_type_info
+    return chain[::-1]
+
+
+def _namespace_lines(blocks: Sequence[tuple[tuple[str, ...], list[str]]]) -> list[str]:
+    """Lay out blocks of lines, each in its namespaces; neighbours in the same share one.
+
+    Blocks are separated by a blank line, and so are namespace groups; a non-empty result
+    ends with a blank line.
+    """
+    lines: list[str] = []
+    for namespaces, group in groupby(blocks, key=lambda block: block[0]):
+        body: list[str] = []
+        for _, block in group:
+            body += [""] * bool(body) + list(block)
+        if lines:
+            lines.append("")
+        if namespaces:
+            lines += [f"namespace {name} {{" for name in namespaces] + [""]
+            lines += [*body, ""]
+            lines += [f"}}  // namespace {name}" for name in reversed(namespaces)]
+        else:
+            lines += body
+    return [*lines, ""] if lines else lines
+
+
+def _static_carrier(type_index: int) -> _Carrier | None:
+    """Return the carrier of a field known only by its static type index, if there is one."""
+    if type_index in _STATIC_CARRIERS:
+        return _STATIC_CARRIERS[type_index]
+    return _NULLABLE_OBJECT if type_index >= _OBJECT_TYPE_INDEX else None
+
+
+def _builtin_table() -> dict[int, _BuiltinType]:
+    """Return the static object types with a C++ class in the headers, by type index."""
+    table = {}
+    for type_key, builtin in _BUILTIN_SPECS.items():
+        index = _object_type_key_to_index(type_key)
+        if index is not None:
+            table[index] = builtin
+    return table
+
+
+def _validate_native_schema(schema: TypeSchema, raw: dict[str, object]) -> None:
+    """Check that a native field's raw schema spells ``schema`` with the canonical storage.
+
+    Normalizing merges spellings whose bytes differ (``DLTensor*`` and ``ffi.Tensor`` are both
+    ``Tensor``); only the one the generated carrier reads is accepted.
+
+    Raises
+    ------
+    ValueError
+        If ``raw`` spells ``schema`` with other storage, or does not match it.
+
+    """
+    origin, raw_origin = schema.origin, raw.get("type")
+    if origin in _OWNING_SPELLINGS:
+        if raw_origin not in _OWNING_SPELLINGS[origin]:
+            raise ValueError(
+                f"gen_abi_cpp(): native schema origin {raw_origin!r} normalizes to {origin!r} "
+                "but does not have the canonical owning representation"
+            )
+    elif origin in _STRUCTURE_SPELLINGS:
+        expected = _STRUCTURE_SPELLINGS[origin]
+        if raw_origin != expected:
+            raise ValueError(
+                f"gen_abi_cpp(): native schema origin {raw_origin!r} normalizes to {origin!r} "
+                f"but is not the canonical {expected!r} carrier"
+            )
+        raw_args = raw.get("args", ())
+        if not isinstance(raw_args, list) or len(raw_args) != len(_args(schema)):
+            raise ValueError(
+                f"gen_abi_cpp(): raw schema {raw!r} does not match normalized schema {schema!r}"
+            )
+        for arg, raw_arg in zip(_args(schema), raw_args):
+            if not isinstance(raw_arg, dict) or not isinstance(raw_arg.get("type"), str):
+                raise ValueError(f"gen_abi_cpp(): invalid nested raw schema {raw_arg!r}")
+            _validate_native_schema(arg, raw_arg)
+    elif schema.origin_type_index >= _OBJECT_TYPE_INDEX:
+        expected = "ffi.Object" if origin == "Object" else origin
+        if raw_origin != expected:
+            raise ValueError(
+                f"gen_abi_cpp(): native object schema origin {raw_origin!r} does not match "
+                f"{expected!r}"
+            )
+    else:
+        raise ValueError(f"gen_abi_cpp(): unsupported native raw schema {raw!r}")
 
 
 def _selectors(type_keys: object) -> list[str]:
     if isinstance(type_keys, str):
         return [type_keys]
-    if not isinstance(type_keys, Sequence) or not all(isinstance(k, str) for k in type_keys):
-        raise TypeError(
-            "gen_abi_cpp(): type_keys must be a str or a sequence of str; "
-            f"got '{type(type_keys).__name__}'"
-        )
-    if not type_keys:
-        raise ValueError("gen_abi_cpp(): no type keys given")
-    return list(type_keys)
+    if isinstance(type_keys, Iterable) and not isinstance(type_keys, (bytes, bytearray)):
+        selectors = list(type_keys)
+        bad = [s for s in selectors if not isinstance(s, str)]
+        if not bad:
+            return selectors
+        got = type(bad[0]).__name__
+        raise TypeError(f"gen_abi_cpp(): expected type keys (str), got an item of type '{got}'")
+    raise TypeError(
+        "gen_abi_cpp(): expected a type key or a sequence of type keys (str), "
+        f"got '{type(type_keys).__name__}'"
+    )
 
 
-def _select(type_keys: object) -> list[core.TypeInfo]:
-    """Return the selected user-defined object types and their ancestors, parents first."""
-    indices = {}
-    for key in get_registered_type_keys():
-        index = core._object_type_key_to_index(str(key))
-        if index is not None:
-            indices[str(key)] = index
-    chosen: dict[int, core.TypeInfo] = {}
-    for selector in _selectors(type_keys):
-        matches = [k for k in sorted(indices) if fnmatch.fnmatchcase(k, selector)]
-        dynamic = [k for k in matches if indices[k] >= _DYN_OBJECT_BEGIN]
-        if not dynamic:
-            what = "only built-in types, which have their own headers" if matches else "no type"
-            raise ValueError(f"gen_abi_cpp(): '{selector}' matches {what}")
-        for key in dynamic:
-            info: core.TypeInfo | None = core._lookup_or_register_type_info_from_type_key(key)
-            while info is not None and info.type_index >= _DYN_OBJECT_BEGIN:
-                chosen[info.type_index] = info
-                info = info.parent_type_info
-    return sorted(chosen.values(), key=lambda i: (len(i.type_ancestors), i.type_key))
+def _select_type_infos(type_keys: str | Sequence[str]) -> list[TypeInfo]:
+    """Return the user-defined object types selected and their user-defined ancestors.
 
-
-def _is_python_defined(field: core.TypeField) -> bool:
-    """Tell whether a field was laid out for a Python-defined class (py_class).
-
-    Such a field is set through a Function that converts by its TypeSchema, and keeps an
-    Optional or Union value in a whole Any cell, where a native field of the same size could
-    hold a std::optional instead.
+    Each selector is a type key or a shell-style pattern over registered type keys. Built-in
+    object types that the headers define are allowed and skipped. Parents come first.
     """
-    return bool(field.flags & _SETTER_IS_FUNCTION_OBJ)
+    registered = sorted({str(key) for key in get_registered_type_keys()})
+    chosen: set[str] = set()
+    for selector in _selectors(type_keys):
+        matches = [key for key in registered if fnmatch.fnmatchcase(key, selector)]
+        if not matches:
+            raise ValueError(
+                f"gen_abi_cpp(): type-key selector {selector!r} did not match any registered type"
+            )
+        objects = [key for key in matches if _type_index(key) >= _OBJECT_TYPE_INDEX]
+        if not objects:
+            raise ValueError(
+                f"gen_abi_cpp(): type-key selector {selector!r} did not match any registered "
+                f"object type; it matches {', '.join(matches)}"
+            )
+        chosen.update(objects)
+    builtins = _builtin_table()
+    selected: dict[int, TypeInfo] = {}
+    for key in sorted(chosen):
+        info = _lookup_or_register_type_info_from_type_key(key)
+        if info.type_index >= _DYNAMIC_OBJECT_TYPE_INDEX_BEGIN:
+            for ancestor in _lineage(info):
+                if ancestor.type_index >= _DYNAMIC_OBJECT_TYPE_INDEX_BEGIN:
+                    selected[ancestor.type_index] = ancestor
+        elif info.type_index not in builtins:
+            raise ValueError(
+                f"gen_abi_cpp(): static TVM-FFI type {key!r} is not supported; "
+                "it has no C++ class in the headers"
+            )
+    return sorted(selected.values(), key=lambda info: (len(info.type_ancestors), info.type_key))
 
 
-class _Lowering:
-    """Maps reflected fields to C++ storage types, given the structs the header defines."""
+def _args(schema: TypeSchema) -> tuple[TypeSchema, ...]:
+    return tuple(schema.args or ())
 
-    def __init__(self, defined: dict[int, str]) -> None:
-        self.defined = defined
 
-    def object_ptr(self, schema: core.TypeSchema) -> _Carrier:
-        target = self.defined.get(schema.origin_type_index, "::tvm::ffi::Object")
-        return (f"::tvm::ffi::ObjectPtr<{target}>", 8, 8)
+def _type_index(type_key: str) -> int:
+    index = _object_type_key_to_index(type_key)
+    return -1 if index is None else index
 
-    def element(self, schema: core.TypeSchema) -> str:
-        """Return the C++ type argument for a container element (others convert through Any)."""
+
+def _round_up(value: int, alignment: int) -> int:
+    return -(-value // alignment) * alignment
+
+
+def _reason(error: ValueError) -> str:
+    return str(error).replace("gen_abi_cpp(): ", "", 1)
+
+
+def _sized_number(origin: str | None, size: int, alignment: int) -> _Carrier | None:
+    """Return a number type of the width reflection reports (schemas say only int or float)."""
+    cpp_type = _SIZED_NUMBERS.get(origin or "", {}).get(size)
+    return _Carrier(cpp_type, size, size) if cpp_type and alignment == size else None
+
+
+class _Generator:
+    """Lowers the reflected fields of ``emitted_infos`` (parents first) and renders the header.
+
+    Every user-defined type a field refers to becomes a dependency: a forward-declared struct,
+    and a lookup-only struct when it is not emitted itself.
+    """
+
+    def __init__(self, emitted_infos: list[TypeInfo]) -> None:
+        self.emitted_infos = emitted_infos
+        self.builtins = _builtin_table()
+        self.dependencies: dict[int, TypeInfo] = {i.type_index: i for i in emitted_infos}
+        self._referenced: dict[int, TypeInfo] = {}
+        self._data_end: dict[int, int] = {}
+
+    # Object references -------------------------------------------------------------------
+
+    def _object_class(self, schema: TypeSchema) -> str:
+        """Return the C++ object class of an object schema, noting a user-defined one."""
+        index = schema.origin_type_index
+        if schema.origin == "Object":
+            return "::tvm::ffi::Object"
+        if index in self.builtins:
+            return self.builtins[index].object_type
+        if index < _DYNAMIC_OBJECT_TYPE_INDEX_BEGIN:
+            raise _NoCarrier(
+                f"gen_abi_cpp(): static type {schema.origin!r} has no C++ class in the headers"
+            )
+        info = _lookup_or_register_type_info_from_type_key(schema.origin)
+        self._referenced[info.type_index] = info
+        return _cpp_name(info.type_key).qualified
+
+    def _owning(self, schema: TypeSchema) -> _Carrier:
+        """Return a non-null reference carrier: the built-in reference class, else an Arc."""
+        builtin = self.builtins.get(schema.origin_type_index)
+        if builtin and builtin.value_type and not builtin.value_type.startswith(_OBJECT_PTR):
+            return _Carrier(builtin.value_type, builtin.size, builtin.alignment)
+        return _Carrier(f"::tvm::ffi::Arc<{self._object_class(schema)}>", 8, 8)
+
+    def _nullable(self, schema: TypeSchema) -> _Carrier:
+        return _Carrier(f"::tvm::ffi::ObjectPtr<{self._object_class(schema)}>", 8, 8)
+
+    # Values --------------------------------------------------------------------------------
+
+    def _element(self, schema: TypeSchema) -> str:
+        """Return the C++ type of a container element or tuple item."""
+        args = _args(schema)
+        if schema.origin == "Optional":
+            if args[0].origin in _INLINE_STRINGS:
+                return f"::tvm::ffi::Optional<{_SCALARS[args[0].origin].cpp_type}>"
+            if args[0].origin_type_index >= _OBJECT_TYPE_INDEX:
+                return self._nullable(args[0]).cpp_type
+            return _ANY.cpp_type
+        if schema.origin == "Union":
+            if all(_is_heap_object(arg) for arg in args):
+                return _ANY_OBJECT.cpp_type
+            return _ANY.cpp_type
+        return self._value(schema).cpp_type
+
+    def _value(self, schema: TypeSchema) -> _Carrier:
+        """Return the carrier of a value of ``schema`` (Optional and Union: an Any cell)."""
         origin = schema.origin
-        if origin in _SIZED:
-            return _SIZED[origin][8]
+        if origin in _SCALARS:
+            return _SCALARS[origin]
+        if origin in ("Optional", "Union"):
+            return _ANY
         if origin in _CONTAINERS:
-            return self.container(schema)[0]
-        if origin in _SIMPLE and origin != "Object":
-            return _SIMPLE[origin][0]
-        return _ANY[0]
+            elements = ", ".join(self._element(arg) for arg in _args(schema))
+            return _Carrier(f"{_CONTAINERS[origin]}<{elements}>", 8, 8)
+        if schema.origin_type_index >= _OBJECT_TYPE_INDEX:
+            return self._owning(schema)
+        raise _NoCarrier(f"gen_abi_cpp(): no C++ type is known for '{schema}'")
 
-    def container(self, schema: core.TypeSchema) -> _Carrier:
-        args = schema.args or ()
-        if not args:
-            args = (core.TypeSchema("Any"),) * (2 if schema.origin in ("Map", "Dict") else 1)
-        inner = ", ".join(self.element(a) for a in args)
-        return (f"{_CONTAINERS[schema.origin]}<{inner}>", 8, 8)
+    def _native_optional(self, schema: TypeSchema, layout: tuple[int, int]) -> _Carrier:
+        """Return the carrier of a C++ ``Optional<T>`` field (8 bytes: a pointer; 16: Any)."""
+        value = _args(schema)[0]
+        if value.origin in _INLINE_STRINGS:
+            return _Carrier(f"::tvm::ffi::Optional<{_SCALARS[value.origin].cpp_type}>", 16, 8)
+        if value.origin_type_index >= _OBJECT_TYPE_INDEX:
+            if layout == (8, 8):
+                return self._nullable(value)
+            return _Carrier(f"::tvm::ffi::Optional<{self._owning(value).cpp_type}>", 16, 8)
+        carrier = self._value(value)
+        if carrier == _ANY:
+            raise _NoCarrier(f"gen_abi_cpp(): no C++ type is known for '{schema}'")
+        return _Carrier(f"::tvm::ffi::Optional<{carrier.cpp_type}>", 16, 8)
 
-    def optional(self, arg: core.TypeSchema) -> _Carrier | None:
-        """Lower a native ``Optional<T>``: a nullable reference or std::optional-like storage."""
-        value = self.value(arg, 8)
-        if value is None or value[0] == _ANY[0]:
-            return None
-        if value[0].startswith("::tvm::ffi::ObjectPtr<"):
-            return value
-        if value[0].startswith("::tvm::ffi::"):
-            return (f"::tvm::ffi::Optional<{value[0]}>", value[1], 8)
-        return (f"::tvm::ffi::Optional<{value[0]}>", _round_up(value[1] + 1, value[2]), value[2])
+    def _schema_carrier(self, field: TypeField, python_defined: bool) -> _Carrier:
+        schema = cast(TypeSchema, field.ty)
+        layout = (field.size, field.alignment)
+        if schema.origin not in ("Optional", "Union"):
+            return self._value(schema)
+        if python_defined:
+            return _ANY  # py_class keeps both in an Any cell
+        if schema.origin == "Optional":
+            return self._native_optional(schema, layout)
+        if layout == (8, 8) and all(_is_heap_object(arg) for arg in _args(schema)):
+            return _ANY_OBJECT
+        if layout == (_ANY.size, _ANY.alignment):
+            return _ANY  # a C++ Variant<...> holds one Any
+        raise _NoCarrier(f"gen_abi_cpp(): no C++ Union carrier is known with layout {layout}")
 
-    def value(self, schema: core.TypeSchema, size: int) -> _Carrier | None:
-        origin = schema.origin
-        if origin in _SIZED:
-            cpp = _SIZED[origin].get(size)
-            return (cpp, size, size) if cpp else None
-        if origin in _SIMPLE:
-            return _SIMPLE[origin]
-        if origin in _CONTAINERS:
-            return self.container(schema)
-        if schema.origin_type_index >= _OBJECT_INDEX:
-            return self.object_ptr(schema)
-        return None
+    def _checked_native_schema(self, field: TypeField) -> None:
+        raw = (field.metadata or {}).get("type_schema")
+        if isinstance(raw, str):
+            try:
+                raw = json.loads(raw)
+            except ValueError:
+                raw = None
+        if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
+            raise _NoCarrier("gen_abi_cpp(): the native field has no valid raw type schema")
+        try:
+            _validate_native_schema(cast(TypeSchema, field.ty), cast("dict[str, object]", raw))
+        except ValueError as err:
+            raise _NoCarrier(str(err)) from err
 
-    def field(self, field: core.TypeField) -> _Carrier | None:
-        """Return the storage of ``field``, or None when no C++ type is known to match it."""
+    def _field_carrier(self, field: TypeField) -> _Carrier:
+        """Return the carrier of ``field``, matching its reflected size and alignment.
+
+        Raises ``_NoCarrier`` when no C++ type is known to match.
+        """
         schema = field.ty
+        layout = (field.size, field.alignment)
         if schema is None:
-            origin = _BY_STATIC_INDEX.get(field.field_static_type_index)
-            if origin is None and field.field_static_type_index >= _OBJECT_INDEX:
-                origin = "Object"
-            schema = core.TypeSchema(origin) if origin else None
-        if schema is None:
-            return None
-        if schema.origin in ("Optional", "Union"):
-            # py_class stores both in an Any cell; a native Variant<...> holds one Any.
-            if _is_python_defined(field) or (schema.origin == "Union" and field.size == 16):
-                return _ANY
-            args = schema.args or ()
-            if schema.origin == "Union":
-                objects = all(a.origin_type_index >= _OBJECT_INDEX for a in args)
-                return _OBJECT_REF if objects else None
-            return self.optional(args[0]) if len(args) == 1 else None
-        return self.value(schema, field.size)
-
-
-def _pad(offset: int, size: int) -> _Member:
-    return _Member(f"_abi_pad_{offset}", "", offset, size, 1, ", not reflected", opaque=True)
-
-
-def _member(field: core.TypeField, carrier: _Carrier | None) -> _Member:
-    name = _identifier(field.name)
-    renamed = "" if name == field.name else f", field '{field.name}'"
-    layout = (field.size, field.alignment)
-    if carrier is None or carrier[1:] != layout:
-        schema = field.ty.repr() if field.ty is not None else "unknown"
-        note = f"{renamed}, opaque: no C++ type known for '{schema}' with this layout"
-        return _Member(name, "", field.offset, field.size, field.alignment, note, opaque=True)
-    return _Member(name, carrier[0], field.offset, field.size, field.alignment, renamed)
-
-
-def _layout_members(
-    info: core.TypeInfo, start: int, lowering: _Lowering
-) -> tuple[list[_Member], int]:
-    """Own fields in offset order, with padding where reflection skips bytes."""
-    members: list[_Member] = []
-    cursor = start
-    for field in sorted(info.fields or (), key=lambda f: f.offset):
-        member = _member(field, lowering.field(field))
-        natural = _round_up(cursor, member.align)
-        if field.offset < natural:
-            # A field re-exposing bytes already laid out (say, a parent's) cannot be a member.
-            members.append(dataclasses.replace(member, alias=True))
-            continue
-        if field.offset > natural:
-            members.append(_pad(cursor, field.offset - cursor))
-        members.append(member)
-        cursor = field.offset + field.size
-    return members, cursor
-
-
-def _build_struct(info: core.TypeInfo, parents: dict[int, _Struct], lowering: _Lowering) -> _Struct:
-    parent = info.parent_type_info
-    if parent is None or (parent.type_index != _OBJECT_INDEX and parent.type_index not in parents):
-        base_key = parent.type_key if parent is not None else "none"
-        raise ValueError(
-            f"gen_abi_cpp(): '{info.type_key}' derives from '{base_key}'; "
-            "expected 'ffi.Object' or a user-defined object type"
-        )
-    base = parents.get(parent.type_index)
-    start = base.data_end if base else _OBJECT_HEADER_SIZE
-    members, end = _layout_members(info, start, lowering)
-    align = max([base.align if base else _BASE_ALIGN] + [m.align for m in members if not m.alias])
-    total = int(info.total_size)  # 0: the type registered no size
-    if 0 < total < _round_up(end, align):
-        raise ValueError(
-            f"gen_abi_cpp(): '{info.type_key}' reports a total size of {total}, "
-            f"smaller than its fields need ({_round_up(end, align)})"
-        )
-    if total > _round_up(end, align):
-        members.append(_pad(end, total - end))
-        end = total
-    namespace, name = _cpp_name(info.type_key)
-    base_name = base.qualified if base else "::tvm::ffi::Object"
-    return _Struct(info, namespace, name, base_name, align, total, end, members)
-
-
-def _check_unique(structs: list[_Struct]) -> None:
-    seen: dict[str, str] = {}
-    for struct in structs:
-        other = seen.setdefault(struct.qualified, struct.info.type_key)
-        if other != struct.info.type_key:
-            raise ValueError(
-                f"gen_abi_cpp(): '{other}' and '{struct.info.type_key}' both map to the C++ name "
-                f"'{struct.qualified}'"
+            carrier = _static_carrier(field.field_static_type_index)
+            origin = _ORIGIN_BY_STATIC_INDEX.get(field.field_static_type_index)
+        else:
+            python_defined = bool(field.flags & _SETTER_IS_FUNCTION_OBJ)
+            if not python_defined:
+                self._checked_native_schema(field)
+            carrier = self._schema_carrier(field, python_defined)
+            origin = schema.origin
+        builtin = self.builtins.get(schema.origin_type_index) if schema is not None else None
+        if builtin is not None and builtin.value_type == "::tvm::ffi::Error":
+            # Error also derives from std::exception, whose size the C++ library decides.
+            carrier = _Carrier(builtin.value_type, *layout)
+        if carrier is not None and (carrier.size, carrier.alignment) == layout:
+            return carrier
+        if builtin is not None and layout == (8, 8):
+            return _Carrier(f"::tvm::ffi::Arc<{builtin.object_type}>", 8, 8)
+        if origin in _INLINE_STRINGS and layout == (16, 8):
+            return _SCALARS[origin]
+        sized = _sized_number(origin, *layout)
+        if sized is not None:
+            return sized
+        if carrier is None:
+            raise _NoCarrier(
+                f"gen_abi_cpp(): no carrier for static type index {field.field_static_type_index}"
             )
-        names = [m.name for m in struct.members]
-        if len(set(names)) != len(names):
+        raise _NoCarrier(
+            f"gen_abi_cpp(): carrier {carrier.cpp_type} has layout "
+            f"{(carrier.size, carrier.alignment)}, but reflection reports {layout}"
+        )
+
+    # Classes -------------------------------------------------------------------------------
+
+    def _field_model(self, field: TypeField) -> tuple[_FieldModel, dict[int, TypeInfo]]:
+        """Return the member for ``field`` and the user-defined types its C++ type names."""
+        self._referenced = {}
+        member = _cpp_identifier(field.name)
+        try:
+            carrier = self._field_carrier(field)
+        except _NoCarrier as err:
+            opaque = _Carrier("uint8_t", field.size, field.alignment)
+            schema = f"'{field.ty}'" if field.ty is not None else "no type schema"
+            note = f"opaque, {schema}: {_reason(err)}"
+            return _FieldModel(field.name, member, opaque, field.offset, "opaque", note), {}
+        return _FieldModel(field.name, member, carrier, field.offset), self._referenced
+
+    def _base(self, info: TypeInfo) -> tuple[str, int | None]:
+        """Return the C++ base class of ``info``'s view and where its own fields may start."""
+        parent = info.parent_type_info
+        if parent is None:
             raise ValueError(
-                f"gen_abi_cpp(): field names of '{struct.info.type_key}' collide as C++ names"
+                f"gen_abi_cpp(): object type {info.type_key!r} does not expose its parent type"
             )
+        if parent.type_index >= _DYNAMIC_OBJECT_TYPE_INDEX_BEGIN:
+            return _cpp_name(parent.type_key).qualified, self._data_end.get(parent.type_index)
+        if parent.type_index in self.builtins:
+            start = _OBJECT_SIZE if parent.type_index == _OBJECT_TYPE_INDEX else None
+            return self.builtins[parent.type_index].object_type, start
+        raise ValueError(
+            f"gen_abi_cpp(): parent type {parent.type_key!r} of {info.type_key!r} is not "
+            "supported; expected ffi.Object, a built-in object type or a user-defined type"
+        )
+
+    def _build_class(self, info: TypeInfo) -> _ClassModel:
+        base, cursor = self._base(info)
+        alignment = max(
+            [_OBJECT_ALIGNMENT] + [f.alignment for a in _lineage(info) for f in a.fields or ()]
+        )
+        members: list[_FieldModel] = []
+        for field in sorted(info.fields or (), key=lambda f: f.offset):
+            model, referenced = self._field_model(field)
+            natural = _round_up(field.offset if cursor is None else cursor, max(field.alignment, 1))
+            if field.offset < natural:
+                members.append(dataclasses.replace(model, kind="alias"))
+                continue
+            self.dependencies.update(referenced)
+            if cursor is not None and field.offset > natural:
+                members.append(_padding(cursor, field.offset - cursor, members))
+            members.append(model)
+            cursor = field.offset + field.size
+        end = _OBJECT_SIZE if cursor is None else cursor
+        total = int(info.total_size)  # 0: the type registered no size
+        if total:
+            needed = _round_up(end, alignment)
+            if total < needed:
+                raise ValueError(
+                    f"gen_abi_cpp(): {info.type_key!r} reports a total size of {total}, "
+                    f"smaller than its fields need; expected at least {needed}"
+                )
+            if total > needed:
+                members.append(_padding(end, total - end, members))
+                end = total
+        self._data_end[info.type_index] = end
+        return _ClassModel(info, _cpp_name(info.type_key), base, alignment, total, tuple(members))
+
+    # Rendering -----------------------------------------------------------------------------
+
+    def build(self) -> str:
+        """Return the header text."""
+        classes = [self._build_class(info) for info in self.emitted_infos]
+        emitted = {model.info.type_index for model in classes}
+        dependencies = sorted(self.dependencies.values(), key=_cpp_name_sort_key)
+        names = [_cpp_name(info.type_key) for info in dependencies]
+        lines = list(_PRELUDE)
+        lines += _namespace_lines([(n.namespaces, [f"struct {n.object_name};"]) for n in names])
+        for name in names:
+            lines += [
+                "template <>",
+                f"inline constexpr bool tvm::ffi::is_object_subclass_v<{name.qualified}> = true;",
+            ]
+        lines.append("")
+        lookups = [
+            (name.namespaces, _lookup_struct(info, name))
+            for info, name in zip(dependencies, names)
+            if info.type_index not in emitted
+        ]
+        lines += _namespace_lines(lookups)
+        lines += [
+            f"static_assert(sizeof(::tvm::ffi::Object) == {_OBJECT_SIZE});",
+            f"static_assert(alignof(::tvm::ffi::Object) == {_OBJECT_ALIGNMENT});",
+            "",
+            *_OFFSETOF_WARNING_OFF,
+        ]
+        lines += _namespace_lines([(m.cpp_name.namespaces, _class_lines(m)) for m in classes])
+        lines += _OFFSETOF_WARNING_ON
+        return "\n".join(lines)
 
 
-def _in_namespace(namespace: str, lines: list[str]) -> list[str]:
-    if not namespace:
-        return lines
-    return [f"namespace {namespace} {{", *lines, f"}}  // namespace {namespace}"]
+def _is_heap_object(schema: TypeSchema) -> bool:
+    """Whether values of ``schema`` are always objects (strings may be stored inline)."""
+    return schema.origin_type_index >= _OBJECT_TYPE_INDEX and schema.origin not in _INLINE_STRINGS
 
 
-def _struct_lines(struct: _Struct) -> list[str]:
-    depth = len(struct.info.type_ancestors)
-    key = _string_literal(struct.info.type_key)
-    lines = [
-        f"struct alignas({struct.align}) {struct.name} : public {struct.base} {{",
-        f"  TVM_FFI_DECLARE_OBJECT_INFO_LOOKUP({key}, {depth});",
-        *(m.declaration() for m in struct.members),
+def _padding(offset: int, size: int, taken: list[_FieldModel]) -> _FieldModel:
+    name = f"_abi_pad_{offset}"
+    while any(member.member_name == name for member in taken):
+        name += "_"
+    return _FieldModel("", name, _Carrier("uint8_t", size, 1), offset, "padding", "not reflected")
+
+
+def _lookup_struct(info: TypeInfo, name: _CppName) -> list[str]:
+    """Return a struct that only looks up the type index of a referenced type."""
+    key = _cpp_string_literal(info.type_key)
+    return [
+        f"struct {name.object_name} : public ::tvm::ffi::Object {{",
+        f"  TVM_FFI_DECLARE_OBJECT_INFO_LOOKUP({key}, {len(info.type_ancestors)});",
         "};",
-        f"static_assert(alignof({struct.name}) == {struct.align});",
     ]
-    if struct.size:
-        lines.append(f"static_assert(sizeof({struct.name}) == {struct.size});")
-    for m in (m for m in struct.members if not m.alias):
-        lines.append(f"static_assert(offsetof({struct.name}, {m.name}) == {m.offset});")
-        lines.append(f"static_assert(sizeof({struct.name}::{m.name}) == {m.size});")
-        if not m.opaque:
-            lines.append(f"static_assert(alignof(decltype({struct.name}::{m.name})) == {m.align});")
-    return [*_in_namespace(struct.namespace, lines), ""]
 
 
-def _render(structs: list[_Struct]) -> str:
+def _member_line(member: _FieldModel) -> str:
+    carrier = member.carrier
+    layout = f"offset={member.offset}, size={carrier.size}, align={carrier.alignment}"
+    if member.member_name != member.reflected_name and member.kind != "padding":
+        layout += f", reflected name={member.reflected_name!r}"
+    if member.note:
+        layout += ", " + member.note
+    if member.kind == "alias":
+        return f"  // {member.member_name} shares earlier storage: {layout}"
+    if member.kind == "typed":
+        return f"  {carrier.cpp_type} {member.member_name};  // {layout}"
+    aligned = f"alignas({carrier.alignment}) " if member.kind == "opaque" else ""
+    return f"  {aligned}uint8_t {member.member_name}[{carrier.size}];  // {layout}"
+
+
+def _member_asserts(struct: str, member: _FieldModel) -> list[str]:
+    qualified = f"decltype({struct}::{member.member_name})"
+    asserts = [f"static_assert(sizeof({qualified}) == {member.carrier.size});"]
+    if member.kind != "opaque":  # alignas applies to the member, not to uint8_t[N]
+        asserts.append(f"static_assert(alignof({qualified}) == {member.carrier.alignment});")
+    asserts.append(f"static_assert(offsetof({struct}, {member.member_name}) == {member.offset});")
+    return asserts
+
+
+def _class_lines(model: _ClassModel) -> list[str]:
+    struct = model.cpp_name.object_name
+    key = _cpp_string_literal(model.info.type_key)
     lines = [
-        "// Generated by tvm_ffi.dataclasses.gen_abi_cpp: layout views of registered object types.",
-        "#pragma once",
-        "",
-        "#include <tvm/ffi/tvm_ffi.h>",
-        "",
-        "#include <cstddef>",
-        "#include <cstdint>",
-        "",
+        f"struct alignas({model.alignment}) {struct} : public {model.base_cpp_type} {{",
+        f"  TVM_FFI_DECLARE_OBJECT_INFO_LOOKUP({key}, {len(model.info.type_ancestors)});",
     ]
-    for namespace in sorted({s.namespace for s in structs}):
-        names = sorted(s.name for s in structs if s.namespace == namespace)
-        lines += _in_namespace(namespace, [f"struct {name};" for name in names])
-    for struct in structs:
-        lines.append(
-            f"template <>\ninline constexpr bool "
-            f"tvm::ffi::is_object_subclass_v<{struct.qualified}> = true;"
-        )
-    lines += [
-        "",
-        f"static_assert(sizeof(::tvm::ffi::Object) == {_OBJECT_HEADER_SIZE});",
-        "",
-        "#if defined(__GNUC__) || defined(__clang__)",
-        "#pragma GCC diagnostic push",
-        '#pragma GCC diagnostic ignored "-Winvalid-offsetof"',
-        "#endif",
-        "",
-    ]
-    for struct in structs:
-        lines += _struct_lines(struct)
-    lines += ["#if defined(__GNUC__) || defined(__clang__)", "#pragma GCC diagnostic pop", "#endif"]
-    return "\n".join(lines) + "\n"
+    if model.fields:
+        lines += ["", *map(_member_line, model.fields)]
+    lines += ["};", ""]
+    if model.total_size:
+        lines.append(f"static_assert(sizeof({struct}) == {model.total_size});")
+    lines.append(f"static_assert(alignof({struct}) == {model.alignment});")
+    for member in model.fields:
+        if member.kind != "alias":
+            lines += _member_asserts(struct, member)
+    return lines
 
 
 def gen_abi_cpp(type_keys: str | Sequence[str]) -> str:
-    """Generate a C++ header whose structs mirror the native layout of registered object types.
+    """Generate a C++ header of structs viewing the native layout of registered object types.
 
-    Each selected type becomes a struct ``<Name>Obj`` in the namespace given by its type key
-    (``demo.pkg.Point`` -> ``demo::pkg::PointObj``), deriving from its parent's struct or from
-    ``tvm::ffi::Object``, with one member per reflected field at the registered offset.
-    ``static_assert`` lines check every offset, size and alignment when the header is compiled.
-    User-defined ancestors of a selected type are included. Fields with no C++ type known to
-    match their layout become byte arrays of the right size; unreflected gaps become padding.
-    The structs only look up their type index by key; they register nothing.
+    Each selected user-defined type becomes a struct ``<Name>Obj`` in the namespaces of its
+    type key (``demo.pkg.Point`` -> ``demo::pkg::PointObj``) that derives from its parent's
+    struct, with one member per reflected field at the registered offset; ``static_assert``
+    lines check every size, alignment and offset when the header is compiled. Ancestors of a
+    selected type are included; other user-defined types that fields refer to get a struct
+    that only looks up their type index. Object fields are ``Arc<T>`` (non-null) or
+    ``ObjectPtr<T>`` (nullable). A field with no C++ type known to match its layout becomes
+    a byte array of its size, and bytes no field covers become padding. The header registers,
+    loads and allocates nothing.
 
     Parameters
     ----------
     type_keys : str or Sequence[str]
-        Type keys, or shell-style patterns (``"demo.*"``) over registered type keys.
+        Registered type keys, or shell-style patterns over them (``"demo.*"``). Built-in
+        object types match but are skipped: the headers define them.
 
     Returns
     -------
@@ -419,8 +791,8 @@ def gen_abi_cpp(type_keys: str | Sequence[str]) -> str:
     TypeError
         If ``type_keys`` is not a str or a sequence of str.
     ValueError
-        If a key or pattern matches no user-defined object type, or a layout cannot be
-        expressed in C++.
+        If a selector matches no registered type, or only types that are not objects, or a
+        static object type the headers do not define, or a layout cannot be expressed.
 
     Examples
     --------
@@ -430,20 +802,7 @@ def gen_abi_cpp(type_keys: str | Sequence[str]) -> str:
     True
 
     """
-    structs: list[_Struct] = []
-    defined: dict[int, str] = {}
-    parents: dict[int, _Struct] = {}
-    infos = _select(type_keys)
-    for info in infos:
-        namespace, name = _cpp_name(info.type_key)
-        defined[info.type_index] = f"::{namespace}::{name}" if namespace else f"::{name}"
-    lowering = _Lowering(defined)
-    for info in infos:
-        struct = _build_struct(info, parents, lowering)
-        parents[info.type_index] = struct
-        structs.append(struct)
-    _check_unique(structs)
-    return _render(structs)
+    return _Generator(_select_type_infos(type_keys)).build()
 
 
 __all__ = ["gen_abi_cpp"]
