@@ -7,7 +7,16 @@ The classes live in the compiled core; this module is where ``Shape`` is pickled
 
 from __future__ import annotations
 
-from .core import Device, DLDeviceType, Shape, Tensor, device, from_dlpack
+from .core import (  # noqa: F401 - PyNativeObject and the helper are importable from here too
+    Device,
+    DLDeviceType,
+    PyNativeObject,
+    Shape,
+    Tensor,
+    _shape_obj_get_py_tuple,
+    device,
+    from_dlpack,
+)
 
 Shape.__module__ = __name__
 

@@ -21,7 +21,8 @@ def _is_windows() -> bool:
     return sys.platform.startswith("win32")
 
 
-def _libdir() -> str:
+def _find_libdir() -> str:
+    """Return the folder holding the ``tvm_ffi`` shared library."""
     return os.path.dirname(libinfo.find_libtvm_ffi())
 
 
@@ -43,7 +44,7 @@ def _libs() -> str:
 
 
 def _ldflags() -> str:
-    return "" if _is_windows() else f"-L{_libdir()}"
+    return "" if _is_windows() else f"-L{_find_libdir()}"
 
 
 def _ask_runtime(global_func: str) -> str:
@@ -76,7 +77,7 @@ _FLAGS: list[tuple[str, str, Callable[[], str]]] = [
     ("includedir", "print the include directory", libinfo.find_include_path),
     ("dlpack-includedir", "print the dlpack include directory", libinfo.find_dlpack_include_path),
     ("cmakedir", "print the directory of tvm_ffi-config.cmake", libinfo.find_cmake_path),
-    ("libdir", "print the directory of libtvm_ffi", _libdir),
+    ("libdir", "print the directory of libtvm_ffi", _find_libdir),
     ("libfiles", "print the full path of libtvm_ffi", _libfiles),
     ("sourcedir", "print the directory of the runtime sources", libinfo.find_source_path),
     ("cython-lib-path", "print the path of the core extension", libinfo.find_cython_lib),

@@ -15,17 +15,22 @@ from collections.abc import (
     Sequence,
     ValuesView,
 )
-from typing import TYPE_CHECKING, Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, SupportsIndex, TypeVar
 
 from . import core
-from .core import Object
+from .core import (
+    MISSING,  # noqa: F401 - the "no value" sentinel, importable from here too
+    Object,
+)
+from .registry import register_object  # noqa: F401 - importable from here too, as upstream
 
 __all__ = ["Array", "Dict", "List", "Map"]
 
 # Element, key and value types, for annotations such as ``Array[int]`` (not checked at run time).
-_T = TypeVar("_T")
-_K = TypeVar("_K")
-_V = TypeVar("_V")
+T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
+_DefaultT = TypeVar("_DefaultT")  # the type of a ``get`` default
 
 
 # The runtime functions behind the methods. Their calls keep the GIL, which is what keeps two
@@ -52,6 +57,7 @@ _DICT_SET, _DICT_ERASE, _DICT_CLEAR = (
     _func("ffi.DictClear"),
 )
 _DEEP_COPY = _func("ffi.DeepCopy")
+_RECURSIVE_EQ, _RECURSIVE_HASH = _func("ffi.RecursiveEq"), _func("ffi.RecursiveHash")
 
 
 def _reduce(container: Object, contents: Callable[[], tuple[Any, ...]]) -> tuple[Any, ...]:
@@ -65,31 +71,73 @@ def _reduce(container: Object, contents: Callable[[], tuple[Any, ...]]) -> tuple
         return (type(container), contents())
 
 
-def _normalize_index(index: int, size: int) -> int:
-    if not isinstance(index, int):
-        if not hasattr(type(index), "__index__"):
-            raise TypeError(f"indices must be integers or slices, not '{type(index).__name__}'")
-        index = operator.index(index)
-    position = index + size if index < 0 else index
-    if not 0 <= position < size:
-        raise IndexError(f"Index out of range. size: {size}, got index {index}")
+def normalize_index(length: int, idx: SupportsIndex) -> int:
+    """Return ``idx`` as a position in ``[0, length)``, counting a negative index from the end.
+
+    Raises ``TypeError`` for a non-integer index and ``IndexError`` when it is out of range.
+    """
+    if not isinstance(idx, int):
+        if not hasattr(type(idx), "__index__"):
+            raise TypeError(f"indices must be integers or slices, not '{type(idx).__name__}'")
+        idx = operator.index(idx)
+    position = idx + length if idx < 0 else idx
+    if not 0 <= position < length:
+        raise IndexError(f"Index out of range. size: {length}, got index {idx}")
     return position
 
 
-def _is_plain_sequence(value: object) -> bool:
-    return isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray))
+def getitem_helper(
+    obj: Any, elem_getter: Callable[[Any, int], T], length: int, idx: SupportsIndex | slice
+) -> T | list[T]:
+    """Index a sequence of ``length`` elements read one by one with ``elem_getter(obj, i)``.
+
+    An integer index gives one element (negative ones count from the end); a slice gives a list.
+    """
+    if isinstance(idx, slice):
+        return [elem_getter(obj, i) for i in range(*idx.indices(length))]
+    return elem_getter(obj, normalize_index(length, idx))
 
 
-def _values_equal(lhs: Any, rhs: Any) -> bool:
-    """Content equality where nested Python sequences equal nested FFI sequences."""
-    if _is_plain_sequence(lhs) and _is_plain_sequence(rhs):
-        return len(lhs) == len(rhs) and all(_values_equal(a, b) for a, b in zip(lhs, rhs))
-    if isinstance(lhs, Object) and isinstance(rhs, Object) and lhs.same_as(rhs):
+def _sequence_compare_other(this: object, other: object) -> object:
+    """Convert ``other`` to ``type(this)`` for an equality test, or return ``NotImplemented``.
+
+    Only sequences other than strings and mappings convert, so that comparing with anything
+    else lets Python ask the other operand (``mock.ANY``, numpy arrays, ...).
+    """
+    if isinstance(other, (str, bytes, Mapping)) or not isinstance(other, Sequence):
+        return NotImplemented
+    try:
+        return type(this)(other)  # type: ignore[call-arg]
+    except (TypeError, ValueError):
+        return NotImplemented
+
+
+def _sequence_contains(
+    this: Sequence[Any], value: object, ffi_contains: Callable[[Any, object], bool]
+) -> bool:
+    """Membership by ``ffi_contains``, then, for a Python sequence, by content equality."""
+    if ffi_contains(this, value):
         return True
-    return bool(lhs == rhs)
+    if not isinstance(value, Sequence) or isinstance(value, (str, bytes)):
+        return False
+    try:
+        needle = type(this)(value)  # type: ignore[call-arg]
+    except (TypeError, ValueError):
+        return False
+    return any(item == needle for item in this)
 
 
-class _SequenceBase(core.CSequenceBase, Object, Sequence[_T]):
+def _related(lhs: object, rhs: object) -> bool:
+    return isinstance(rhs, type(lhs)) or isinstance(lhs, type(rhs))
+
+
+def _live(container: Any) -> Any:
+    """Return ``container``; ``len`` raises ValueError first when its handle was moved out."""
+    len(container)
+    return container
+
+
+class _SequenceBase(core.CSequenceBase, Object, Sequence[T]):
     """Shared read protocol of Array and List (length and indexing are native)."""
 
     _contains: core.Function
@@ -99,25 +147,26 @@ class _SequenceBase(core.CSequenceBase, Object, Sequence[_T]):
         def __init__(self, input_list: Iterable[Any], /) -> None: ...
 
     def __contains__(self, value: object) -> bool:
-        if _is_plain_sequence(value):
-            return any(_values_equal(item, value) for item in self)
-        return bool(type(self)._contains(self, value))
+        return _sequence_contains(self, value, type(self)._contains)
 
     def __bool__(self) -> bool:
         return len(self) > 0
 
     def __eq__(self, other: object) -> bool:
-        if self.same_as(other):
-            return True
-        if not _is_plain_sequence(other) or isinstance(other, Mapping):
-            return False
-        return _values_equal(self, other)
+        # Content equality (types strict: 1 != 1.0), with lists and tuples converted first;
+        # anything else is left to the other operand.
+        if not _related(self, other):
+            other = _sequence_compare_other(self, other)
+            if other is NotImplemented:
+                return NotImplemented
+        return bool(_RECURSIVE_EQ(_live(self), other))
 
     def __ne__(self, other: object) -> bool:
-        return not self == other
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
 
     def __hash__(self) -> int:
-        return hash(tuple(_hashable(item) for item in self))
+        return int(_RECURSIVE_HASH(_live(self)))
 
     def __add__(self, other: Iterable[Any]) -> Any:
         return type(self)([*self, *other])
@@ -135,13 +184,7 @@ class _SequenceBase(core.CSequenceBase, Object, Sequence[_T]):
         return _reduce(self, lambda: (list(self),))
 
 
-def _hashable(value: Any) -> Any:
-    if _is_plain_sequence(value):
-        return tuple(_hashable(item) for item in value)
-    return value
-
-
-class Array(_SequenceBase[_T]):
+class Array(_SequenceBase[T]):
     """An immutable FFI array (``ffi.Array``); elements are converted on access.
 
     Parameters
@@ -156,7 +199,7 @@ class Array(_SequenceBase[_T]):
         self._init_from_builtin("ffi.Array", tuple(input_list))
 
 
-class List(_SequenceBase[_T], MutableSequence[_T]):
+class List(_SequenceBase[T], MutableSequence[T]):
     """A mutable FFI list (``ffi.List``), shared by reference with native code.
 
     Unlike Python's ``list``, a List is hashable: ``hash`` is computed from the current
@@ -178,7 +221,7 @@ class List(_SequenceBase[_T], MutableSequence[_T]):
         if isinstance(index, slice):
             self._set_slice(index, list(value))
         else:
-            _LIST_SET(self, _normalize_index(index, len(self)), value)
+            _LIST_SET(self, normalize_index(len(self), index), value)
 
     def _set_slice(self, index: slice, values: list[Any]) -> None:
         start, stop, step = index.indices(len(self))
@@ -196,7 +239,7 @@ class List(_SequenceBase[_T], MutableSequence[_T]):
 
     def __delitem__(self, index: int | slice) -> None:
         if not isinstance(index, slice):
-            _LIST_POP(self, _normalize_index(index, len(self)))
+            _LIST_POP(self, normalize_index(len(self), index))
             return
         start, stop, step = index.indices(len(self))
         if step == 1:
@@ -219,7 +262,7 @@ class List(_SequenceBase[_T], MutableSequence[_T]):
         """Remove and return the element at ``index`` (the last one by default)."""
         if len(self) == 0:
             raise IndexError("pop from empty list")
-        return _LIST_POP(self, _normalize_index(index, len(self)))
+        return _LIST_POP(self, normalize_index(len(self), index))
 
     def clear(self) -> None:
         """Remove every element."""
@@ -249,7 +292,7 @@ class _ValuesView(ValuesView[Any]):
             yield value
 
 
-class _MappingBase(core.CMappingBase, Object, Mapping[_K, _V]):
+class _MappingBase(core.CMappingBase, Object, Mapping[K, V]):
     """Shared read protocol of Map and Dict.
 
     Length, lookup, membership and ``get`` are native; keys other than str, int, bool and None
@@ -310,17 +353,18 @@ class _MappingBase(core.CMappingBase, Object, Mapping[_K, _V]):
         return len(self) > 0
 
     def __eq__(self, other: object) -> bool:
-        if self.same_as(other):
-            return True
-        if not isinstance(other, _MappingBase) or len(self) != len(other):
-            return False
-        return all(key in other and _values_equal(value, other[key]) for key, value in self.items())
+        # Content equality with a Map (for a Map) or a Dict (for a Dict) only: a Map never
+        # equals a dict or a Dict, and anything else is left to the other operand.
+        if not _related(self, other):
+            return NotImplemented
+        return bool(_RECURSIVE_EQ(_live(self), other))
 
     def __ne__(self, other: object) -> bool:
-        return not self == other
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
 
     def __hash__(self) -> int:
-        return hash(frozenset((key, _hashable(value)) for key, value in self.items()))
+        return int(_RECURSIVE_HASH(_live(self)))
 
     def __copy__(self) -> Any:
         return type(self)(dict(self.items()))
@@ -332,7 +376,7 @@ class _MappingBase(core.CMappingBase, Object, Mapping[_K, _V]):
         return _reduce(self, lambda: (dict(self.items()),))
 
 
-class Map(core.CMap, _MappingBase[_K, _V]):
+class Map(core.CMap, _MappingBase[K, V]):
     """An immutable, insertion-ordered FFI map (``ffi.Map``).
 
     Parameters
@@ -348,7 +392,7 @@ class Map(core.CMap, _MappingBase[_K, _V]):
         def __init__(self, input_dict: Mapping[Any, Any]) -> None: ...
 
 
-class Dict(core.CDict, _MappingBase[_K, _V], MutableMapping[_K, _V]):
+class Dict(core.CDict, _MappingBase[K, V], MutableMapping[K, V]):
     """A mutable, insertion-ordered FFI dict (``ffi.Dict``), shared by reference.
 
     Unlike Python's ``dict``, a Dict is hashable: ``hash`` is computed from the current

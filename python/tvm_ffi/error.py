@@ -6,6 +6,7 @@ from __future__ import annotations
 from types import TracebackType
 from typing import Callable, TypeVar, overload
 
+from . import core
 from .core import (  # noqa: F401 - _parse_backtrace is part of tvm_ffi.error's API
     ERROR_NAME_TO_TYPE,
     ERROR_TYPE_TO_NAME,
@@ -91,17 +92,49 @@ class TracebackManager:
     def append_traceback(
         self, tb: TracebackType | None, filename: str, lineno: int, func: str
     ) -> TracebackType:
-        """Return ``tb`` with one more, innermost entry: ``func`` at ``filename:lineno``.
+        """Return a new entry for ``func`` at ``filename:lineno`` followed by ``tb``.
 
-        ``tb`` itself is extended (its last entry gains the new one as ``tb_next``).
+        The new entry is the outermost one (``tb`` becomes its ``tb_next``), so appending a
+        backtrace's frames innermost first builds the chain in call order, as Apache's does.
         """
         entry = _traceback_from_backtrace(f'  File "{filename}", line {lineno}, in {func}\n')
         if entry is None:
             raise ValueError(f"append_traceback(): cannot make a traceback entry for {filename!r}")
-        if tb is None:
-            return entry
-        last = tb
-        while last.tb_next is not None:
-            last = last.tb_next
-        last.tb_next = entry
-        return tb
+        entry.tb_next = tb
+        return entry
+
+
+_TRACEBACK_MANAGER = TracebackManager()
+
+
+def _with_append_backtrace(py_error: BaseException, backtrace: str) -> BaseException:
+    """Return ``py_error`` with the native frames of ``backtrace`` before its own traceback.
+
+    ``backtrace`` lists frames most recent first, as ``Error.backtrace`` does.
+    """
+    native = _traceback_from_backtrace(backtrace)
+    if native is None:
+        return py_error
+    last = native
+    while last.tb_next is not None:
+        last = last.tb_next
+    last.tb_next = py_error.__traceback__
+    return py_error.with_traceback(native)
+
+
+def _traceback_to_backtrace_str(tb: TracebackType | None) -> str:
+    """Return the frames of ``tb`` as backtrace text, most recent first.
+
+    One ``File "...", line N, in F`` line per frame, in the order of ``Error.backtrace``.
+    """
+    lines = []
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        lines.append(f'  File "{code.co_filename}", line {tb.tb_lineno}, in {code.co_name}\n')
+        tb = tb.tb_next
+    return "".join(reversed(lines))
+
+
+# The core's upstream hooks name these two helpers.
+core._WITH_APPEND_BACKTRACE = _with_append_backtrace
+core._TRACEBACK_TO_BACKTRACE_STR = _traceback_to_backtrace_str

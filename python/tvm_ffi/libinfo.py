@@ -19,6 +19,25 @@ _PKG_DIR = Path(__file__).resolve().parent
 _DEV_ROOT = _PKG_DIR.parent.parent
 
 
+def _rel_top_directory() -> Path:
+    """Return the folder of this package (as ``__file__`` names it, links not resolved)."""
+    return Path(__file__).parent
+
+
+def _dev_top_directory() -> Path:
+    """Return the root of the development checkout the package would sit in (two levels up)."""
+    return _rel_top_directory() / ".." / ".."
+
+
+def _split_env_var(env_var: str, split: str) -> list[str]:
+    """Return the environment variable ``env_var`` split on ``split``, each part stripped.
+
+    An unset or empty variable gives an empty list; empty parts are kept.
+    """
+    value = os.environ.get(env_var)
+    return [part.strip() for part in value.split(split)] if value else []
+
+
 def _lib_file_name(name: str) -> str:
     if sys.platform.startswith("win32"):
         return f"{name}.dll"

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import ctypes
 import operator
-from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+import sys
 from typing import Any, Union
 
 from . import core
+from ._tensor import device
 from .core import Device
 
 __all__ = ["StreamContext", "get_raw_stream", "use_raw_stream", "use_torch_stream"]
@@ -56,7 +56,10 @@ class StreamContext:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        core._env_set_stream(self.device_type, self.device_id, self.prev_stream or 0)
+        # As Apache's, prev_stream then holds the stream this context had set.
+        self.prev_stream = core._env_set_stream(
+            self.device_type, self.device_id, self.prev_stream or 0
+        )
 
 
 def use_raw_stream(device: Device, stream: RawStream) -> StreamContext:
@@ -82,20 +85,48 @@ def _import_torch() -> Any:
     return torch
 
 
-def use_torch_stream(context: Any = None) -> AbstractContextManager[StreamContext]:
+class TorchStreamContext:
+    """Makes torch's current CUDA stream the FFI stream of its device, inside ``context``.
+
+    On enter, ``context`` (``torch.cuda.stream(s)``, ``torch.cuda.graph(g)`` or None) is
+    entered first, then the stream torch then reports is set for the FFI; exit restores both.
+
+    Parameters
+    ----------
+    context
+        The torch stream or graph context to enter, or None for torch's current stream.
+    """
+
+    def __init__(self, context: Any) -> None:
+        self.torch_context = context
+        self.ffi_context: StreamContext | None = None
+
+    def __enter__(self) -> TorchStreamContext:
+        if self.torch_context:
+            self.torch_context.__enter__()
+        try:
+            current = _import_torch().cuda.current_stream()
+            self.ffi_context = StreamContext(device(str(current.device)), current.cuda_stream)
+            self.ffi_context.__enter__()
+        except BaseException:
+            if self.torch_context:
+                self.torch_context.__exit__(*sys.exc_info())
+            raise
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        if self.torch_context:
+            self.torch_context.__exit__(*exc_info)
+        if self.ffi_context is not None:
+            self.ffi_context.__exit__(*exc_info)
+
+
+def use_torch_stream(context: Any = None) -> TorchStreamContext:
     """Return a context that makes torch's current CUDA stream the FFI stream of its device.
 
     ``context`` (``torch.cuda.stream(s)`` or ``torch.cuda.graph(g)``) is entered first; exit
     restores both. Raises ``ImportError`` without torch; CPU-only torch raises its own error
     on enter.
     """
-    return _torch_stream_context(_import_torch(), context)
-
-
-@contextmanager
-def _torch_stream_context(torch: Any, context: Any) -> Iterator[StreamContext]:
-    with context if context is not None else nullcontext():
-        stream = torch.cuda.current_stream()
-        device = Device("cuda", stream.device.index or 0)
-        with StreamContext(device, stream.cuda_stream) as ctx:
-            yield ctx
+    _import_torch()
+    return TorchStreamContext(context)

@@ -342,12 +342,14 @@ def _region_callback_entries(
 def _callback_entries(callbacks: _Callbacks, api_name: str) -> list[tuple[int, Callable[..., Any]]]:
     """Flatten the callback forms into ``(type_index, fn)`` entries, in order."""
     return [
-        (_callback_type_index(callback_type, api_name), fn)
-        for callback_type, fn in _typed_callbacks(callbacks, api_name)
+        (_callback_type_to_type_index(callback_type, api_name), fn)
+        for callback_type, fn in _normalize_callbacks(callbacks, api_name)
     ]
 
 
-def _typed_callbacks(callbacks: _Callbacks, api_name: str) -> list[tuple[Any, Callable[..., Any]]]:
+def _normalize_callbacks(
+    callbacks: _Callbacks, api_name: str
+) -> list[tuple[Any, Callable[..., Any]]]:
     """Flatten the callback forms into ``(type, fn)`` pairs, one type each."""
     if callable(callbacks):
         return [(Any, callbacks)]
@@ -380,7 +382,7 @@ def _split_entry(entry: tuple[Any, Callable[..., Any]]) -> list[tuple[Any, Calla
     return [(callback_type, fn) for callback_type in callback_types]
 
 
-def _callback_type_index(callback_type: Any, api_name: str) -> int:
+def _callback_type_to_type_index(callback_type: Any, api_name: str) -> int:
     """Return the type index of the values a callback type matches; -1 for every value.
 
     The type is read as an annotation (``TypeSchema.from_annotation``): builtins, ``list[T]``
@@ -480,7 +482,7 @@ def structural_mutate(root: Any, callbacks: _Callbacks = ()) -> Any:
         ``(value, mutator)``.
     """
     entries = [
-        (type_index, fn, _accepts_inplace_mode(fn))
+        (type_index, fn, _callback_accepts_inplace_mode(fn))
         for type_index, fn in _callback_entries(callbacks, "structural_mutate")
     ]
     return _api("StructuralMutate")(root, entries)
@@ -528,7 +530,7 @@ def structural_map(
     return _api("StructuralMap")(root, entries, region_entries, order_value)
 
 
-def _accepts_inplace_mode(callback: Callable[..., Any]) -> bool:
+def _callback_accepts_inplace_mode(callback: Callable[..., Any]) -> bool:
     """Whether a structural_mutate callback takes the optional third ``mode`` argument."""
     try:
         signature = inspect.signature(callback)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import copy
 import pickle
 import sys
+from typing import Any
+from unittest import mock
 
 import pytest
 
@@ -572,3 +574,107 @@ def test_endless_tvm_ffi_value_chain_raises_recursion_error() -> None:
 
     with pytest.raises(RecursionError):
         tvm_ffi.convert(Endless())
+
+
+# Equality with other types: what does not compare is left to the other operand
+
+
+class _EqualsEverything:
+    """A class whose __eq__/__ne__ answer for any left operand that returns NotImplemented."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __ne__(self, other: object) -> bool:
+        return False
+
+
+CONTAINERS = [
+    pytest.param(lambda: Array([1, 2]), id="Array"),
+    pytest.param(lambda: List([1, 2]), id="List"),
+    pytest.param(lambda: Map({"a": 1}), id="Map"),
+    pytest.param(lambda: Dict({"a": 1}), id="Dict"),
+]
+
+
+@pytest.mark.parametrize("make", CONTAINERS)
+def test_container_equals_mock_any(make: Any) -> None:
+    assert make() == mock.ANY
+    assert (make() != mock.ANY) is False
+    assert mock.call(make()) == mock.call(mock.ANY)
+
+
+@pytest.mark.parametrize("make", CONTAINERS)
+def test_container_eq_defers_to_other_operand(make: Any) -> None:
+    assert make() == _EqualsEverything()
+    assert (make() != _EqualsEverything()) is False
+    assert make().__eq__(_EqualsEverything()) is NotImplemented
+    assert make().__ne__(_EqualsEverything()) is NotImplemented
+
+
+@pytest.mark.parametrize("make", CONTAINERS)
+@pytest.mark.parametrize("other", [1, None, "ab", 2.5])
+def test_container_unrelated_values_are_unequal(make: Any, other: object) -> None:
+    assert make().__eq__(other) is NotImplemented
+    assert (make() == other) is False
+    assert (make() != other) is True
+
+
+def test_sequence_eq_converts_python_sequences_strictly() -> None:
+    assert Array([1, 2]) == (1, 2)
+    assert List([1, 2]) == [1, 2]
+    assert Array([1, 2]) == List([1, 2])
+    assert List([1, 2]) == Array([1, 2])
+    assert Array([{"a": 1}]) == [{"a": 1}]
+    assert Array([0, 1]) == range(2)
+    # Element types compare strictly, as in the runtime's RecursiveEq.
+    assert Array([1]) != [1.0]
+    assert Array([1]) != [True]
+    # A mapping never equals a sequence, nor a string one of its characters.
+    assert Array([1]) != {1: 2}
+    assert Array(["a"]) != "a"
+
+
+def test_sequence_eq_with_numpy_array_is_numpy_elementwise() -> None:
+    numpy = pytest.importorskip("numpy")
+    result = Array([1, 2]) == numpy.array([1, 3])
+    assert isinstance(result, numpy.ndarray)
+    assert result.tolist() == [True, False]
+
+
+def test_map_and_dict_equal_only_their_own_kind() -> None:
+    assert Map({"a": 1}) != Dict({"a": 1})
+    assert Dict({"a": 1}) != Map({"a": 1})
+    assert Map({"a": 1}) != {"a": 1}
+    assert Dict({"a": 1}) != {"a": 1}
+    assert Dict({"a": [1]}) == Dict({"a": [1]})
+
+
+def test_sequence_contains_nested_python_sequence() -> None:
+    assert [1] in Array([[1], 2])
+    assert (1,) in List([[1], 2])
+    assert [{"a": 1}] in Array([[{"a": 1}]])
+    assert [1.0] not in Array([[1], 2])
+    assert "a" in Array(["a"])
+
+
+def test_container_helpers_index_like_upstream() -> None:
+    from tvm_ffi import container
+
+    assert container.normalize_index(3, -1) == 2
+    with pytest.raises(IndexError, match=r"Index out of range\. size: 3, got index 3"):
+        container.normalize_index(3, 3)
+    with pytest.raises(TypeError, match="indices must be integers or slices"):
+        container.normalize_index(3, 1.0)  # type: ignore[arg-type]
+    data = [10, 20, 30]
+    getter = lambda obj, i: obj[i]  # noqa: E731
+    assert container.getitem_helper(data, getter, 3, -1) == 30
+    assert container.getitem_helper(data, getter, 3, slice(None, None, -2)) == [30, 10]
+    assert container._sequence_compare_other(Array([1]), {1: 1}) is NotImplemented
+    assert container._sequence_compare_other(Array([1]), "x") is NotImplemented
+    converted = container._sequence_compare_other(Array([1]), [1])
+    assert isinstance(converted, Array) and list(converted) == [1]
+    assert container._sequence_contains(Array([[1]]), [1], lambda this, value: False)
+    assert not container._sequence_contains(Array([1]), "1", lambda this, value: False)
+    assert container.MISSING is tvm_ffi.core.MISSING
+    assert container.register_object is tvm_ffi.register_object

@@ -562,12 +562,13 @@ def test_traceback_manager_builds_native_entries() -> None:
     tb = manager.native_traceback(
         '  File "inner.cc", line 7, in Inner\n  File "outer.cc", line 3, in Outer\n'
     )
-    tb = manager.append_traceback(tb, "deepest.cc", 11, "Deepest")
+    # As Apache's: the appended entry becomes the outermost one (tb follows it).
+    tb = manager.append_traceback(tb, "caller.cc", 11, "Caller")
     frames = traceback.extract_tb(tb)
     assert [(f.filename, f.lineno, f.name) for f in frames] == [
+        ("caller.cc", 11, "Caller"),
         ("outer.cc", 3, "Outer"),
         ("inner.cc", 7, "Inner"),
-        ("deepest.cc", 11, "Deepest"),
     ]
     single = manager.append_traceback(None, "only.cc", 1, "Only")
     assert [f.name for f in traceback.extract_tb(single)] == ["Only"]

@@ -138,3 +138,19 @@ def test_resolve_and_validate() -> None:
     assert resolve([Path("/no"), root], lambda p: fail_first(p, AssertionError)) == str(root)
     with pytest.raises(ValueError, match="skipped or not"):
         resolve([Path("/no"), root], lambda p: fail_first(p, ValueError))
+
+
+def test_split_env_var(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TVM_FFI_TEST_SPLIT", " a : b:: ")
+    assert libinfo._split_env_var("TVM_FFI_TEST_SPLIT", ":") == ["a", "b", "", ""]
+    monkeypatch.setenv("TVM_FFI_TEST_SPLIT", "")
+    assert libinfo._split_env_var("TVM_FFI_TEST_SPLIT", ":") == []
+    monkeypatch.delenv("TVM_FFI_TEST_SPLIT")
+    assert libinfo._split_env_var("TVM_FFI_TEST_SPLIT", ":") == []
+
+
+def test_top_directories() -> None:
+    package_dir = Path(libinfo.__file__).parent
+    assert libinfo._rel_top_directory() == package_dir
+    assert libinfo._dev_top_directory() == package_dir / ".." / ".."
+    assert (libinfo._rel_top_directory() / "libinfo.py").is_file()

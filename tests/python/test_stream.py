@@ -132,3 +132,93 @@ def test_tagged_container_with_cuda_tensor_sets_call_stream() -> None:
     with torch.cuda.stream(side):
         func(tagged)
     assert seen == [side.cuda_stream]
+
+
+class _FakeStream:
+    device = "cuda:1"
+    cuda_stream = 0x1234
+
+
+class _RecordingContext:
+    """A torch stream context stand-in that records its enter and exit."""
+
+    def __init__(self, log: list[str]) -> None:
+        self.log = log
+
+    def __enter__(self) -> _RecordingContext:
+        self.log.append("enter")
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.log.append(f"exit {exc_info[0].__name__ if exc_info[0] else None}")
+
+
+@pytest.fixture
+def fake_torch(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """A torch module whose current CUDA stream is _FakeStream; returns the log of the
+    current_stream() calls."""
+    import types
+
+    calls: list[str] = []
+
+    def current_stream() -> _FakeStream:
+        calls.append("current_stream")
+        return _FakeStream()
+
+    torch = types.ModuleType("torch")
+    torch.cuda = types.SimpleNamespace(current_stream=current_stream)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    return calls
+
+
+def test_torch_stream_context_sets_torch_current_stream(fake_torch: list[str]) -> None:
+    log: list[str] = []
+    context = tvm_ffi.use_torch_stream(_RecordingContext(log))
+    assert isinstance(context, ffi_stream.TorchStreamContext)
+    assert isinstance(context.torch_context, _RecordingContext)
+    with context as entered:
+        assert entered is context
+        assert log == ["enter"]
+        assert fake_torch == ["current_stream"]  # asked after the torch context is entered
+        assert tvm_ffi.get_raw_stream(CUDA1) == 0x1234
+        assert isinstance(context.ffi_context, ffi_stream.StreamContext)
+    assert log == ["enter", "exit None"]
+    assert tvm_ffi.get_raw_stream(CUDA1) == 0
+
+
+def test_torch_stream_context_without_a_torch_context(fake_torch: list[str]) -> None:
+    with ffi_stream.TorchStreamContext(None) as context:
+        assert context.torch_context is None
+        assert tvm_ffi.get_raw_stream(CUDA1) == 0x1234
+    assert tvm_ffi.get_raw_stream(CUDA1) == 0
+
+
+def test_torch_stream_context_exits_torch_context_when_stream_fails(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import types
+
+    def no_cuda() -> None:
+        raise AssertionError("Torch not compiled with CUDA enabled")
+
+    torch = types.ModuleType("torch")
+    torch.cuda = types.SimpleNamespace(current_stream=no_cuda)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    log: list[str] = []
+    context = tvm_ffi.use_torch_stream(_RecordingContext(log))
+    with pytest.raises(AssertionError, match="not compiled with CUDA"), context:
+        pass
+    assert log == ["enter", "exit AssertionError"]
+
+
+def test_stream_context_exit_keeps_the_stream_it_had_set() -> None:
+    context = tvm_ffi.StreamContext(CUDA0, 0x50)
+    with context:
+        assert context.prev_stream == 0
+    assert context.prev_stream == 0x50  # as Apache's: exit stores what it replaced
+
+
+def test_stream_module_names() -> None:
+    assert ffi_stream.device is tvm_ffi.device
+    assert tvm_ffi.core._env_set_current_stream is tvm_ffi.core._env_set_stream
+    assert tvm_ffi.core._env_get_current_stream is tvm_ffi.core._env_get_stream

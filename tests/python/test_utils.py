@@ -361,6 +361,170 @@ def test_unpack_subclass_and_init_false_fields() -> None:
     assert unpack_dataclass_to_tuple(Derived(1, 2.0)) == (1, 2.0, 7, 8)
 
 
+def test_unpack_inlines_fields_annotated_with_a_dataclass() -> None:
+    # As upstream: a field annotated with a dataclass is unpacked by that class's fields, so a
+    # subclass instance there gives the annotated class's fields only.
+    @dataclasses.dataclass
+    class Derived(Point):
+        z: int = 7
+
+    @dataclasses.dataclass
+    class Holder:
+        point: Point
+        other: Any
+
+    assert unpack_dataclass_to_tuple(Holder(Derived(1, 2.0), Derived(3, 4.0))) == (
+        (1, 2.0),
+        (3, 4.0, 7),
+    )
+
+
+@dataclasses.dataclass
+class Chain:
+    value: int
+    rest: Optional[Chain]  # noqa: UP045 - resolvable on Python 3.9 too
+
+
+def test_unpack_dataclass_schema_helpers() -> None:
+    schema = unpack_dataclass._extract_dataclass_to_tuple_schema(Annotated)
+    assert schema == {
+        "scalar": None,
+        "maybe": None,
+        "pair": None,
+        "anything": unpack_dataclass.UNPACK,
+        "nested": {"x": None, "y": None},
+    }
+    assert unpack_dataclass._extract_dataclass_to_tuple_schema(Chain) == {
+        "value": None,
+        "rest": unpack_dataclass.UNPACK,
+    }
+    assert unpack_dataclass._compile_dataclass_to_tuple_schema("v", schema) == (
+        "(v.scalar, v.maybe, v.pair, __dispatch(v.anything), (v.nested.x, v.nested.y,),)"
+    )
+    assert unpack_dataclass._compile_dataclass_to_tuple_schema("v", {}) == "()"
+    with pytest.raises(TypeError, match="Expected a dataclass class"):
+        unpack_dataclass._extract_dataclass_to_tuple_schema(int)
+    assert unpack_dataclass_to_tuple(Chain(1, Chain(2, None))) == (1, (2, None))
+
+
+@pytest.mark.parametrize(
+    ("annotation", "entry"),
+    [
+        (int, None),
+        (type(None), None),
+        (tuple[int, ...], None),
+        (dict[str, float], None),
+        (Optional[str], None),
+        (list[int], "unpack"),
+        (dict[str, Point], "unpack"),
+        (tuple, "unpack"),
+        (Any, "unpack"),
+        (object, "unpack"),
+        ("Unresolved", "unpack"),
+        (Point, {"x": None, "y": None}),
+    ],
+)
+def test_unpack_classify_field_type(annotation: Any, entry: Any) -> None:
+    assert unpack_dataclass._classify_field_type(annotation) == entry
+    assert unpack_dataclass._classify_field_type(Point, {Point}) == unpack_dataclass.UNPACK
+
+
+def test_unpack_known_leaf_types() -> None:
+    assert unpack_dataclass._is_known_leaf_type(int)
+    assert unpack_dataclass._is_known_leaf_type(Ellipsis)
+    assert unpack_dataclass._is_known_leaf_type(frozenset[int])
+    assert not unpack_dataclass._is_known_leaf_type(frozenset)
+    assert not unpack_dataclass._is_known_leaf_type(list[int])
+    assert unpack_dataclass._LEAF_IDENTITY(leaf := object()) is leaf
+    assert unpack_dataclass.DataclassToTupleSchema is dict
+
+
+@pytest.mark.parametrize(
+    ("schema", "error", "message"),
+    [
+        ([], TypeError, "must be a dict, got list"),
+        ({1: None}, TypeError, "must be a string, got int"),
+        ({"1a": None}, ValueError, "not a valid Python identifier"),
+        ({"class": None}, ValueError, "is a Python keyword"),
+        ({"a": {"b c": None}}, ValueError, "not a valid Python identifier"),
+    ],
+)
+def test_unpack_validate_schema(schema: Any, error: type, message: str) -> None:
+    with pytest.raises(error, match=message):
+        unpack_dataclass._validate_dataclass_to_tuple_schema(schema)
+    unpack_dataclass._validate_dataclass_to_tuple_schema({"a": {"b": "unpack"}, "c": None})
+
+
+def test_unpack_rejects_field_names_that_are_not_identifiers() -> None:
+    # dataclass() without generated methods takes any annotation key as a field name.
+    odd_class = type("Odd", (), {"__annotations__": {"not an identifier": int}})
+    odd_class = dataclasses.dataclass(init=False, repr=False, eq=False)(odd_class)
+    with pytest.raises(ValueError, match="not a valid Python identifier"):
+        unpack_dataclass_to_tuple(odd_class())
+
+
+def test_unpack_cache_is_per_thread() -> None:
+    import threading
+
+    unpack_dataclass_to_tuple(Point(1))
+    assert Point in unpack_dataclass._tls.cache
+    seen = []
+    worker = threading.Thread(target=lambda: seen.append(hasattr(unpack_dataclass._tls, "cache")))
+    worker.start()
+    worker.join()
+    assert seen == [False]
+
+
+# ---------------------------------------------------------------------------------------------
+# kwargs_wrapper's helpers
+
+
+def test_kwargs_wrapper_internal_names() -> None:
+    assert {
+        kwargs_wrapper._INTERNAL_TARGET_FUNC,
+        kwargs_wrapper._INTERNAL_MISSING,
+        kwargs_wrapper._INTERNAL_DEFAULTS_DICT,
+        kwargs_wrapper._INTERNAL_UNPACK,
+    } == kwargs_wrapper._INTERNAL_NAMES
+    assert all(name.startswith("__i_") for name in kwargs_wrapper._INTERNAL_NAMES)
+
+
+def test_kwargs_wrapper_build_wrapper_code() -> None:
+    code, runtime = kwargs_wrapper._build_wrapper_code(
+        ["a", "b", "c"], (None, 5), ["d", "e"], {"e": True}, {"b", "d"}
+    )
+    assert runtime == {"c": 5}
+    assert "def wrapper(a, b=None, c=__i_MISSING, *, d, e=True):" in code
+    namespace: dict[str, Any] = {
+        "__i_target_func": lambda *args: args,
+        "__i_MISSING": MISSING,
+        "__i_arg_defaults": runtime,
+        "__i_unpack": unpack_dataclass_to_tuple,
+    }
+    exec(code, namespace)
+    assert namespace["wrapper"](1, Point(2), d=Point(3)) == (1, (2, 0.5), 5, (3, 0.5), True)
+
+
+@pytest.mark.parametrize(
+    ("names", "arg_type", "error", "message"),
+    [
+        (["a", "a"], "Argument", ValueError, "Duplicate argument names"),
+        (["class"], "Keyword-only argument", ValueError, "keyword-only argument name: 'class'"),
+        ([1], "Argument", TypeError, "Argument name must be a string, got int"),
+        (["1x"], "Argument", ValueError, "not a valid Python identifier"),
+    ],
+)
+def test_kwargs_wrapper_validate_argument_names(names, arg_type, error, message) -> None:
+    with pytest.raises(error, match=message):
+        kwargs_wrapper._validate_argument_names(names, arg_type)
+
+
+def test_kwargs_wrapper_validate_wrapper_args_reserved_names() -> None:
+    kwargs_wrapper._validate_wrapper_args(["x"], (), ["y"], {"y": 1}, set())
+    with pytest.raises(ValueError, match="conflict with internal names"):
+        kwargs_wrapper._validate_wrapper_args(["x"], (), [], {}, {"x"})
+
+
 # ---------------------------------------------------------------------------------------------
 # embed_cubin
 

@@ -1,5 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Which GPU architectures nvcc builds for: ``$TVM_FFI_CUDA_ARCH_LIST`` or the GPUs present."""
+"""Which GPU architectures nvcc and hipcc build for: the configured list or the GPUs present.
+
+The lists are ``$TVM_FFI_CUDA_ARCH_LIST`` and ``$TVM_FFI_ROCM_ARCH_LIST``.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +11,8 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 ARCH_LIST_ENV = "TVM_FFI_CUDA_ARCH_LIST"
 # A compute capability as written by nvidia-smi ("9.0"), optionally with nvcc's arch-specific
@@ -82,3 +86,49 @@ def arch_flags(extra_cuda_cflags: Sequence[str]) -> list[str]:
     if configured is not None and configured.strip():
         return gencode_flags(parse_arch_list(configured))
     return gencode_flags(detected_archs())
+
+
+ROCM_ARCH_LIST_ENV = "TVM_FFI_ROCM_ARCH_LIST"
+
+
+def _gfx_names(names: Iterable[str]) -> list[str]:
+    """Return the distinct ``gfx`` target names among ``names``, in order, but ``gfx000``."""
+    return list(dict.fromkeys(name for name in names if name and name != "gfx000"))
+
+
+def _listing(command: Sequence[str]) -> str | None:
+    try:
+        return subprocess.run(
+            list(command), capture_output=True, text=True, timeout=30, check=True
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def rocm_offload_arch_flags(rocm_home: str | None) -> list[str]:
+    """Return hipcc's ``--offload-arch=gfx...`` flags.
+
+    ``$TVM_FFI_ROCM_ARCH_LIST`` (e.g. ``"gfx90a gfx942"``) decides when set; else the GPUs
+    ``rocm_agent_enumerator`` (from ``rocm_home/bin``, else PATH) or ``rocminfo`` lists.
+
+    Raises
+    ------
+    RuntimeError
+        If no GPU architecture can be found.
+    """
+    configured = os.environ.get(ROCM_ARCH_LIST_ENV)
+    if configured is not None:
+        return [f"--offload-arch={arch}" for arch in configured.split()]
+    enumerator = Path(rocm_home or "") / "bin" / "rocm_agent_enumerator"
+    listing = _listing([str(enumerator) if enumerator.exists() else "rocm_agent_enumerator"])
+    archs = _gfx_names(line.strip() for line in (listing or "").splitlines())
+    if not archs:
+        info = _listing(["rocminfo"]) or ""
+        names = (line.split(":")[-1].strip() for line in info.splitlines() if "Name:" in line)
+        archs = _gfx_names(name for name in names if "gfx" in name.lower())
+    if not archs:
+        raise RuntimeError(
+            "Could not detect ROCm GPU architecture automatically. Please set "
+            f"{ROCM_ARCH_LIST_ENV} environment variable (e.g. 'gfx90a gfx942')."
+        )
+    return [f"--offload-arch={arch}" for arch in archs]

@@ -93,7 +93,7 @@ def _canonical_name(text: str) -> str:
 
 
 @functools.cache
-def _gpu_backend() -> Backend:
+def _determine_backend_once() -> Backend:
     """Ask PyTorch, once, whether a CUDA or a ROCm GPU is usable; ``"cpu"`` otherwise."""
     try:
         import torch
@@ -105,6 +105,9 @@ def _gpu_backend() -> Backend:
     if torch.version.cuda is not None:
         return "cuda"
     return "rocm" if torch.version.hip is not None else "cpu"
+
+
+_gpu_backend = _determine_backend_once
 
 
 def _gpu_types(backend: Backend) -> dict[str, str]:
@@ -151,7 +154,7 @@ def to_cpp_dtype(dtype_str: str | Any) -> str:
     name = _canonical_name(text)
     if name in CPU_DTYPE_MAP:
         return CPU_DTYPE_MAP[name]
-    backend = _gpu_backend()
+    backend = _determine_backend_once()
     cpp_type = _gpu_types(backend).get(name)
     if cpp_type is None:
         raise ValueError(f"Unsupported dtype string: {text} for backend = {backend!r}")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -211,6 +212,37 @@ def _make_plan(
     return _BuildPlan(build_dir, output, key, generated, tools, steps, prebuilt, cubins)
 
 
+def _render(
+    tools: dict[str, list[str]],
+    steps: Sequence[CompileStep],
+    prebuilt: Sequence[str],
+    output: Path,
+    cubin_names: Sequence[str],
+) -> str:
+    link_rule = "link_object" if output.suffix in _OBJECT_SUFFIXES else "link_shared"
+    return ninja_build.render_build_file(
+        tools, steps, prebuilt, str(output), link_rule, cubin_names=cubin_names
+    )
+
+
+def build_file_text(
+    name: str, options: BuildOptions, sources: Sequence[str], cubin_names: Sequence[str] = ()
+) -> str:
+    """Return the ``build.ninja`` text that builds ``sources`` into ``name``'s library.
+
+    The output is ``options.output`` when set; paths are relative to the build directory.
+    Nothing is written or run.
+
+    ``cubin_names`` are images ``<name>.cubin`` of the build directory to embed.
+    """
+    steps, prebuilt = _compile_steps(list(sources))
+    tools = _tools(steps, options)
+    if cubin_names:
+        tools["embed"] = _embed_command()
+    output = _output_path(name, Path(), options.output)
+    return _render(tools, steps, prebuilt, output, sorted(cubin_names))
+
+
 def _run_plan(plan: _BuildPlan) -> None:
     """Write the generated sources and build.ninja, run ninja, then stamp the output."""
     for file_name, text in plan.generated.items():
@@ -219,15 +251,7 @@ def _run_plan(plan: _BuildPlan) -> None:
         image_path = plan.build_dir / f"{cubin_name}.cubin"
         if not image_path.exists() or image_path.read_bytes() != image:
             image_path.write_bytes(image)
-    link_rule = "link_object" if plan.output.suffix in _OBJECT_SUFFIXES else "link_shared"
-    build_file = ninja_build.render_build_file(
-        plan.tools,
-        plan.steps,
-        plan.prebuilt,
-        str(plan.output),
-        link_rule,
-        cubin_names=sorted(plan.cubins),
-    )
+    build_file = _render(plan.tools, plan.steps, plan.prebuilt, plan.output, sorted(plan.cubins))
     ninja_build.write_if_changed(plan.build_dir / ninja_build.BUILD_FILE_NAME, build_file)
     ninja_build.run_ninja(toolchain.find_ninja(), plan.build_dir)
     ninja_build.write_if_changed(_stamp_path(plan.output), plan.key)
@@ -239,6 +263,8 @@ def build_library(
     source_files: Sequence[str] = (),
     generated_sources: dict[str, str] | None = None,
     embedded_cubins: dict[str, bytes] | None = None,
+    *,
+    lock: bool = True,
 ) -> str:
     """Compile and link ``source_files`` plus ``generated_sources`` (file name -> text).
 
@@ -249,7 +275,7 @@ def build_library(
     hash of every input. Generated sources are written into the build directory. A build whose
     inputs are all generated is skipped when its stamp matches; otherwise ninja decides what to
     rebuild (source files may include headers the hash does not see). A file lock serialises
-    concurrent builds of one directory.
+    concurrent builds of one directory; ``lock=False`` leaves it to a caller that holds it.
 
     Returns
     -------
@@ -263,6 +289,6 @@ def build_library(
     if not source_files and _is_current(plan.output, plan.key):
         return str(plan.output)
     plan.build_dir.mkdir(parents=True, exist_ok=True)
-    with ninja_build.build_lock(plan.build_dir):
+    with ninja_build.build_lock(plan.build_dir) if lock else contextlib.nullcontext():
         _run_plan(plan)
     return str(plan.output)

@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
+import functools
 import os
+import platform
 import shlex
 import shutil
+import subprocess
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,6 +69,101 @@ def find_ninja() -> str:
     if candidate is not None and candidate.is_file():
         return str(candidate)
     raise RuntimeError("build(): ninja not found; install it with `pip install ninja`")
+
+
+def find_compiler(name: str, *home_vars: str) -> str | None:
+    """Return the program ``name`` from PATH, else from a toolkit home's ``bin`` folder.
+
+    The homes are the environment variables ``home_vars`` (``CUDA_HOME``, ...), in order.
+    Returns None when no place has it.
+    """
+    found = shutil.which(name)
+    if found is not None:
+        return found
+    for var in home_vars:
+        home = os.environ.get(var)
+        found = shutil.which(name, path=str(Path(home) / "bin")) if home else None
+        if found is not None:
+            return found
+    return None
+
+
+def _torch_gpu_backend() -> str | None:
+    """Return the GPU backend PyTorch was built for (``"cuda"`` or ``"hip"``), if any."""
+    try:
+        import torch
+    except Exception:  # a missing or broken PyTorch gives no signal
+        return None
+    version = getattr(torch, "version", None)
+    if getattr(version, "hip", None):
+        return "hip"
+    return "cuda" if getattr(version, "cuda", None) else None
+
+
+@functools.lru_cache(maxsize=1)
+def detect_gpu_backend() -> str:
+    """Return the GPU backend of this machine, ``"cuda"`` or ``"hip"`` (decided once).
+
+    ``$TVM_FFI_GPU_BACKEND`` decides when set; else the backend PyTorch was built for; else
+    ``"hip"`` when hipcc is installed and nvcc is not (from PATH or the toolkit homes);
+    else ``"cuda"``.
+    """
+    chosen = _backend_override() or _torch_gpu_backend()
+    if chosen is not None:
+        return chosen
+    has_nvcc = find_compiler("nvcc", "CUDA_HOME", "CUDA_PATH") is not None
+    has_hipcc = find_compiler("hipcc", "ROCM_HOME", "ROCM_PATH") is not None
+    return "hip" if has_hipcc and not has_nvcc else "cuda"
+
+
+def run_in_msvc_dev_prompt(
+    args: Sequence[str], cwd: str | os.PathLike[str], capture_output: bool
+) -> subprocess.CompletedProcess[bytes]:
+    """Run a command in the environment of the latest Visual Studio's developer prompt.
+
+    Raises
+    ------
+    RuntimeError
+        If Visual Studio (``vswhere.exe``, ``VsDevCmd.bat``) is not found, as off Windows.
+    """
+    command = " ".join(args)
+    try:
+        vsdevcmd = _vsdevcmd_path()
+    except (OSError, subprocess.CalledProcessError) as err:
+        raise RuntimeError(
+            f"Failed to run the following command in MSVC developer environment: {command}"
+        ) from err
+    shell_line = f'"{vsdevcmd}" -arch={_msvc_arch()} & {command}'
+    return subprocess.run(
+        shell_line, check=False, cwd=cwd, capture_output=capture_output, shell=True
+    )
+
+
+def _vsdevcmd_path() -> str:
+    """Return ``VsDevCmd.bat`` of the latest Visual Studio (FileNotFoundError without one)."""
+    program_files = os.environ.get("PROGRAMFILES(X86)", "C:\\Program Files (x86)")
+    vswhere = Path(program_files) / "Microsoft Visual Studio" / "Installer" / "vswhere.exe"
+    if not vswhere.exists():
+        raise FileNotFoundError(f"run_in_msvc_dev_prompt(): {vswhere} not found")
+    query = [str(vswhere), "-latest", "-prerelease", "-products", "*"]
+    install = subprocess.run(
+        [*query, "-property", "installationPath"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    if not install:
+        raise FileNotFoundError("run_in_msvc_dev_prompt(): no Visual Studio installation found")
+    vsdevcmd = Path(install) / "Common7" / "Tools" / "VsDevCmd.bat"
+    if not vsdevcmd.exists():
+        raise FileNotFoundError(f"run_in_msvc_dev_prompt(): {vsdevcmd} not found")
+    return str(vsdevcmd)
+
+
+def _msvc_arch() -> str:
+    machine = platform.machine().lower()
+    if machine in ("arm64", "aarch64"):
+        return "arm64"
+    if machine in ("amd64", "x86_64"):
+        return "x64"
+    raise RuntimeError(f"Unsupported Windows architecture: {platform.machine()}")
 
 
 def _cuda_home() -> str | None:

@@ -18,38 +18,50 @@ from ..core import MISSING
 from .unpack_dataclass import unpack_dataclass_to_tuple
 
 # Globals of the generated code; argument names may not take them.
-_TARGET = "__i_target_func"
-_MISSING = "__i_MISSING"
-_DEFAULTS = "__i_arg_defaults"
-_UNPACK = "__i_unpack"
-_RESERVED_NAMES = frozenset({_TARGET, _MISSING, _DEFAULTS, _UNPACK})
+_INTERNAL_TARGET_FUNC = "__i_target_func"
+_INTERNAL_MISSING = "__i_MISSING"
+_INTERNAL_DEFAULTS_DICT = "__i_arg_defaults"
+_INTERNAL_UNPACK = "__i_unpack"
+_INTERNAL_NAMES = {
+    _INTERNAL_TARGET_FUNC,
+    _INTERNAL_MISSING,
+    _INTERNAL_DEFAULTS_DICT,
+    _INTERNAL_UNPACK,
+}
 
 
-def _check_names(names: list[str], what: str) -> None:
-    """Reject duplicates, non-strings, non-identifiers and keywords; ``what`` names the kind."""
+def _validate_argument_names(names: list[str], arg_type: str) -> None:
+    """Reject duplicates, non-strings, non-identifiers and keywords among ``names``.
+
+    ``arg_type`` names their kind in the messages, capitalized (``"Argument"``,
+    ``"Keyword-only argument"``).
+    """
+    what = arg_type.lower()
     if len(set(names)) != len(names):
         raise ValueError(f"Duplicate {what} names found in: {names}")
     for name in names:
         if not isinstance(name, str):
             raise TypeError(
-                f"{what.capitalize()} name must be a string, got {type(name).__name__}: {name!r}"
+                f"{arg_type} name must be a string, got {type(name).__name__}: {name!r}"
             )
-        if not name.isidentifier():
-            raise ValueError(f"Invalid {what} name: {name!r} is not a valid Python identifier")
         if keyword.iskeyword(name):
             raise ValueError(
                 f"Invalid {what} name: {name!r} is a Python keyword "
                 "and cannot be used as a parameter name"
             )
+        if not name.isidentifier():
+            raise ValueError(f"Invalid {what} name: {name!r} is not a valid Python identifier")
 
 
-def _check_wrapper_args(
+def _validate_wrapper_args(
     arg_names: list[str],
     arg_defaults: tuple[Any, ...],
     kwonly_names: list[str],
     kwonly_defaults: dict[str, Any],
+    reserved_names: set[str],
 ) -> None:
-    _check_names(arg_names, "argument")
+    """Check the arguments of :func:`make_kwargs_wrapper`; no name may be in ``reserved_names``."""
+    _validate_argument_names(arg_names, "Argument")
     if not isinstance(arg_defaults, tuple):
         raise TypeError(f"arg_defaults must be a tuple, got {type(arg_defaults).__name__}")
     if len(arg_defaults) > len(arg_names):
@@ -57,7 +69,7 @@ def _check_wrapper_args(
             f"arg_defaults has {len(arg_defaults)} values "
             f"but only {len(arg_names)} positional arguments"
         )
-    _check_names(kwonly_names, "keyword-only argument")
+    _validate_argument_names(kwonly_names, "Keyword-only argument")
     for name in kwonly_defaults:
         if name not in kwonly_names:
             raise ValueError(
@@ -66,7 +78,7 @@ def _check_wrapper_args(
     overlap = set(arg_names) & set(kwonly_names)
     if overlap:
         raise ValueError(f"Arguments cannot be both positional and keyword-only: {overlap}")
-    reserved = (set(arg_names) | set(kwonly_names)) & _RESERVED_NAMES
+    reserved = (set(arg_names) | set(kwonly_names)) & set(reserved_names)
     if reserved:
         raise ValueError(
             f"Argument names conflict with internal names: {reserved}. "
@@ -83,25 +95,42 @@ def _parameter(name: str, defaults: dict[str, Any]) -> str:
     if name not in defaults:
         return name
     value = defaults[name]
-    return f"{name}={value!r}" if _is_inlined_default(value) else f"{name}={_MISSING}"
+    return f"{name}={value!r}" if _is_inlined_default(value) else f"{name}={_INTERNAL_MISSING}"
 
 
 def _argument(name: str, defaults: dict[str, Any], unpacked: set[str]) -> str:
     """Return the expression passing ``name`` on: default put in for MISSING, then unpacked."""
     expr = name
     if name in defaults and not _is_inlined_default(defaults[name]):
-        expr = f"({_DEFAULTS}[{name!r}] if {name} is {_MISSING} else {name})"
-    return f"{_UNPACK}({expr})" if name in unpacked else expr
+        expr = f'{_INTERNAL_DEFAULTS_DICT}["{name}"] if {name} is {_INTERNAL_MISSING} else {name}'
+    return f"{_INTERNAL_UNPACK}({expr})" if name in unpacked else expr
 
 
-def _wrapper_source(
-    arg_names: list[str], kwonly_names: list[str], defaults: dict[str, Any], unpacked: set[str]
-) -> str:
+def _build_wrapper_code(
+    arg_names: list[str],
+    arg_defaults: tuple[Any, ...],
+    kwonly_names: list[str],
+    kwonly_defaults: dict[str, Any],
+    dc_to_tuple_set: set[str],
+) -> tuple[str, dict[str, Any]]:
+    """Return the source of ``wrapper`` and the defaults it reads at run time.
+
+    Those are the defaults other than None and bools (which are written into the source),
+    by name; the arguments named in ``dc_to_tuple_set`` are unpacked before the call.
+    """
+    defaults = dict(zip(arg_names[len(arg_names) - len(arg_defaults) :], arg_defaults))
+    defaults.update(kwonly_defaults)
     params = [_parameter(name, defaults) for name in arg_names]
     if kwonly_names:
         params += ["*", *(_parameter(name, defaults) for name in kwonly_names)]
+    unpacked = set(dc_to_tuple_set)
     args = [_argument(name, defaults, unpacked) for name in [*arg_names, *kwonly_names]]
-    return f"def wrapper({', '.join(params)}):\n    return {_TARGET}({', '.join(args)})\n"
+    source = (
+        f"\ndef wrapper({', '.join(params)}):\n"
+        f"    return {_INTERNAL_TARGET_FUNC}({', '.join(args)})\n"
+    )
+    runtime = {name: value for name, value in defaults.items() if not _is_inlined_default(value)}
+    return source, runtime
 
 
 def make_kwargs_wrapper(  # noqa: PLR0917 - upstream's positional signature
@@ -163,17 +192,23 @@ def make_kwargs_wrapper(  # noqa: PLR0917 - upstream's positional signature
     arg_names = list(arg_names)
     kwonly_names = list(kwonly_names or [])
     kwonly_defaults = {} if kwonly_defaults is None else kwonly_defaults
-    _check_wrapper_args(arg_names, arg_defaults, kwonly_names, kwonly_defaults)
-    defaults = dict(zip(arg_names[len(arg_names) - len(arg_defaults) :], arg_defaults))
-    defaults.update(kwonly_defaults)
+    _validate_wrapper_args(arg_names, arg_defaults, kwonly_names, kwonly_defaults, _INTERNAL_NAMES)
     unpacked = set(map_dataclass_to_tuple or ()) & {*arg_names, *kwonly_names}
-    namespace: dict[str, Any] = {_TARGET: target_func, _MISSING: MISSING, _DEFAULTS: defaults}
+    source, runtime_defaults = _build_wrapper_code(
+        arg_names, arg_defaults, kwonly_names, kwonly_defaults, unpacked
+    )
+    namespace: dict[str, Any] = {
+        _INTERNAL_TARGET_FUNC: target_func,
+        _INTERNAL_MISSING: MISSING,
+        _INTERNAL_DEFAULTS_DICT: runtime_defaults,
+    }
     if unpacked:
-        namespace[_UNPACK] = unpack_dataclass_to_tuple
-    exec(_wrapper_source(arg_names, kwonly_names, defaults, unpacked), namespace)
+        namespace[_INTERNAL_UNPACK] = unpack_dataclass_to_tuple
+    exec(source, namespace)
     wrapper: Callable[..., Any] = namespace.pop("wrapper")
     if prototype is not None:
-        functools.update_wrapper(wrapper, prototype)
+        # As Apache's: the prototype's __dict__ is not copied onto the wrapper.
+        functools.update_wrapper(wrapper, prototype, updated=())
     return wrapper
 
 
