@@ -152,14 +152,6 @@ def test_raised_register_object_message_has_the_form() -> None:
     assert str(info.value).startswith("register_object(): ")
 
 
-def test_raised_register_error_message_has_the_form() -> None:
-    with pytest.raises(TypeError) as info:
-        tvm_ffi.register_error(3.5)
-    assert str(info.value) == (
-        "register_error(): expected an error kind (str) or an exception class, got 'float'"
-    )
-
-
 def test_raised_load_module_message_has_the_form() -> None:
     with pytest.raises(TypeError) as info:
         tvm_ffi.load_module(b"lib.so")
