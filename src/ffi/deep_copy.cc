@@ -2,20 +2,22 @@
 // deep_copy.cc: the ffi.DeepCopy global.
 //
 // Containers (Array, List, Map, Dict) are rebuilt as new objects with recursively copied contents.
-// Reflected objects with a creator (or a frontend type's __ffi_new__) are rebuilt through it
-// and their field getters/setters. Everything else (POD values, Str, Bytes, BigInt, Shape,
-// Function, Error, OpaquePyObject, objects without a creator) is shared. A memo keyed by the source
-// object makes shared sub-objects copy once and lets cycles through mutable objects terminate.
+// Immutable leaves (Str, Bytes, BigInt, Shape) and enum members (EnumObj singletons) are shared.
+// Any other object is copied through its type's `__ffi_shallow_copy__`, then each reflected field
+// whose deep copy differs is written back through the field's setter; a type without one is not
+// copy-constructible and deep-copying it is a RuntimeError (Function, Tensor, Module, Error, ...).
+// A memo keyed by the source object makes shared sub-objects copy once and lets cycles through
+// mutable objects terminate.
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/dict.h>
 #include <tvm/ffi/container/list.h>
 #include <tvm/ffi/container/map.h>
+#include <tvm/ffi/enum.h>
 #include <tvm/ffi/extra/dataclass.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/reflection/accessor.h>
-#include <tvm/ffi/reflection/creator.h>
 #include <tvm/ffi/reflection/registry.h>
 
 #include <unordered_map>
@@ -42,10 +44,7 @@ class DeepCopier {
       case TypeIndex::kTVMFFIStr:
       case TypeIndex::kTVMFFIBytes:
       case TypeIndex::kTVMFFIBigInt:
-      case TypeIndex::kTVMFFIError:
-      case TypeIndex::kTVMFFIFunction:
       case TypeIndex::kTVMFFIShape:
-      case TypeIndex::kTVMFFIOpaquePyObject:
         return value;
       case TypeIndex::kTVMFFIArray:
         return CopyArray(obj);
@@ -121,18 +120,37 @@ class DeepCopier {
   }
 
   Any CopyReflected(const ObjectRef& obj, const Any& value) {
-    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(obj->type_index());
-    if (info == nullptr || !reflection::HasCreator(info)) return value;
-    ObjectRef result = reflection::CreateEmptyObject(info);
+    if (obj->IsInstance<EnumObj>()) return value;
+    ObjectRef result = ShallowCopy(obj);
     memo_.emplace(obj.get(), result);
+    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(obj->type_index());
     reflection::ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* field) {
       if (field->getter == nullptr || field->setter == nullptr) return;
-      reflection::FieldGetter getter(field);
+      Any field_value = reflection::FieldGetter(field)(obj);
+      Any copied = Copy(field_value);
+      if (copied.same_as(field_value)) return;
       reflection::FieldSetter setter(field);
-      Any field_value = getter(obj);
-      setter(result, Copy(field_value));
+      setter(result, copied);
     });
     return result;
+  }
+
+  /// A new object with obj's field values, made by its type's `__ffi_shallow_copy__`.
+  static ObjectRef ShallowCopy(const ObjectRef& obj) {
+    static const reflection::TypeAttrColumn copiers(reflection::type_attr::kShallowCopy);
+    AnyView copier = copiers[obj->type_index()];
+    if (copier.type_index() != TypeIndex::kTVMFFIFunction) {
+      TVM_FFI_THROW(RuntimeError) << "DeepCopy: cannot deep copy object of type \""
+                                  << obj->GetTypeKey() << "\" because it is not copy-constructible";
+    }
+    ObjectRef copy = copier.cast<Function>()(obj).cast<ObjectRef>();
+    if (copy.get() == nullptr || copy.get() == obj.get() ||
+        copy->type_index() != obj->type_index()) {
+      TVM_FFI_THROW(RuntimeError) << "DeepCopy: __ffi_shallow_copy__ of type \""
+                                  << obj->GetTypeKey()
+                                  << "\" must return a new object of the same type";
+    }
+    return copy;
   }
 
   std::unordered_map<const Object*, Any> memo_;

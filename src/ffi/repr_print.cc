@@ -8,8 +8,14 @@
 // and Dict {"a": 1}, Shape(1, 2), tensors float32[2, 3]@cpu:0, objects with reflected fields as
 // key(f1=v1, f2=v2) (ancestors' fields first, ReprOff fields omitted), enum members as key.name and
 // other objects (no field shown) as their type key. A container or object met again while it is
-// being printed prints as `...`. A
-// `__ffi_repr__` type attribute (Function (obj, printer) -> str) replaces the default format.
+// being printed prints as `...`. A `__ffi_repr__` type attribute (Function (obj, printer) -> str)
+// replaces the default format.
+//
+// With the environment variable TVM_FFI_REPR_WITH_ADDR=1 (read at each call), object addresses are
+// shown as @0x<hex>: after the type key of an object (key@0x1(f=1), key@0x1), after a container's
+// closing bracket ((1, 2)@0x1, {"a": 1}@0x1), after a tensor (float32[2]@cpu:0@0x1) or an enum
+// member (key.name@0x1), and after the cycle marker (...@0x1). Strings, bytes, shapes, BigInts and
+// objects printed by a `__ffi_repr__` hook show none.
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/big_int.h>
 #include <tvm/ffi/container/map_base.h>
@@ -23,6 +29,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -110,6 +117,25 @@ std::string FormatShape(const TVMFFIShapeCell* shape) {
   return out + ")";
 }
 
+/// @0x<hex> of an object's address.
+std::string AddressSuffix(const Object* obj) {
+  char buf[2 + 2 + 2 * sizeof(uintptr_t) + 1];
+  std::snprintf(buf, sizeof(buf), "@0x%llx",
+                static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(obj)));  // NOLINT
+  return buf;
+}
+
+/// Whether TVM_FFI_REPR_WITH_ADDR=1 asks for addresses in the printed text.
+bool ReprWithAddress() {
+  const char* flag = std::getenv("TVM_FFI_REPR_WITH_ADDR");
+  return flag != nullptr && std::strcmp(flag, "1") == 0;
+}
+
+bool IsContainer(int32_t type_index) {
+  return type_index == kTVMFFIArray || type_index == kTVMFFIList || type_index == kTVMFFIMap ||
+         type_index == kTVMFFIDict;
+}
+
 /// The __ffi_repr__ hook of a type or its nearest ancestor, if any.
 std::optional<Function> FindReprHook(int32_t type_index) {
   TVMFFIByteArray name{reflection::type_attr::kRepr,
@@ -131,13 +157,17 @@ std::optional<Function> FindReprHook(int32_t type_index) {
 /// Prints one value; `active_` holds the objects being printed, to cut cycles.
 class ReprPrinter {
  public:
+  ReprPrinter() : with_address_(ReprWithAddress()) {}
+
   std::string Print(const AnyView& value) {
     const TVMFFIAny cell = value.CopyToTVMFFIAny();
     if (cell.type_index < kTVMFFIStaticObjectBegin) return PrintPOD(cell);
     if (cell.type_index == kTVMFFIBigInt) return value.cast<BigInt>().ToString();
     CheckStackRoom("printing a value");
     const Object* obj = details::ObjectUnsafe::FromHandle(cell.v_obj);
-    if (std::find(active_.begin(), active_.end(), obj) != active_.end()) return "...";
+    if (std::find(active_.begin(), active_.end(), obj) != active_.end()) {
+      return "..." + Address(obj);
+    }
     active_.push_back(obj);
     std::string out = PrintObject(obj, cell.v_obj);
     active_.pop_back();
@@ -187,10 +217,17 @@ class ReprPrinter {
     return Print(AnyView::CopyFromTVMFFIAny(inner));
   }
 
+  /// The address suffix of obj when addresses are shown, else "".
+  std::string Address(const Object* obj) const {
+    return with_address_ ? AddressSuffix(obj) : std::string();
+  }
+
   std::string PrintObject(const Object* obj, const TVMFFIObject* header) {
     int32_t index = header->type_index;
     if (std::optional<Function> hook = FindReprHook(index)) {
-      return std::string((*hook)(obj, MakeRecursivePrinter()).cast<String>());
+      std::string out((*hook)(obj, MakeRecursivePrinter()).cast<String>());
+      // A hook's text is taken as is, except that containers keep their address.
+      return IsContainer(index) ? out + Address(obj) : out;
     }
     switch (index) {
       case kTVMFFIStr:
@@ -200,16 +237,18 @@ class ReprPrinter {
       case kTVMFFIShape:
         return FormatShape(PayloadOf<TVMFFIShapeCell>(header));
       case kTVMFFITensor:
-        return FormatTensor(PayloadOf<DLTensor>(header));
+        return FormatTensor(PayloadOf<DLTensor>(header)) + Address(obj);
       case kTVMFFIArray:
-        return PrintSeq(static_cast<const SeqBaseObj*>(obj), "(", ")", true);
+        return PrintSeq(static_cast<const SeqBaseObj*>(obj), "(", ")", true) + Address(obj);
       case kTVMFFIList:
-        return PrintSeq(static_cast<const SeqBaseObj*>(obj), "[", "]", false);
+        return PrintSeq(static_cast<const SeqBaseObj*>(obj), "[", "]", false) + Address(obj);
       case kTVMFFIMap:
       case kTVMFFIDict:
-        return PrintMap(static_cast<const MapBaseObj*>(obj));
+        return PrintMap(static_cast<const MapBaseObj*>(obj)) + Address(obj);
       default:
-        if (obj->IsInstance<EnumObj>()) return PrintEnum(static_cast<const EnumObj*>(obj));
+        if (obj->IsInstance<EnumObj>()) {
+          return PrintEnum(static_cast<const EnumObj*>(obj)) + Address(obj);
+        }
         return PrintFields(obj, index);
     }
   }
@@ -248,7 +287,7 @@ class ReprPrinter {
   /// key(f1=v1, ...) over the reflected fields (ancestors first, ReprOff skipped).
   std::string PrintFields(const Object* obj, int32_t type_index) {
     const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
-    std::string key(info->type_key.data, info->type_key.size);
+    std::string key = std::string(info->type_key.data, info->type_key.size) + Address(obj);
     std::string fields;
     reflection::ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* field) {
       if (field->flags & kTVMFFIFieldFlagBitMaskReprOff) return;
@@ -261,6 +300,7 @@ class ReprPrinter {
   }
 
   std::vector<const Object*> active_;
+  bool with_address_;
 };
 
 }  // namespace

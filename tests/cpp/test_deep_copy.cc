@@ -37,8 +37,6 @@ TEST(DeepCopy, PodAndStringsReturnedAsIs) {
   EXPECT_EQ(Ptr(DeepCopyOf(long_str)), Ptr(long_str));
   Any shape = Shape({1, 2, 3});
   EXPECT_EQ(Ptr(DeepCopyOf(shape)), Ptr(shape));
-  Any fn = Function::GetGlobalRequired("ffi.DeepCopy");
-  EXPECT_EQ(Ptr(DeepCopyOf(fn)), Ptr(fn));
 }
 
 TEST(DeepCopy, NestedContainersAreNewWithEqualContent) {
@@ -140,10 +138,39 @@ TEST(DeepCopy, SharedSubObjectCopiedOnce) {
   EXPECT_EQ(Ptr(out[0]), Ptr(out[1]));
 }
 
-TEST(DeepCopy, ObjectWithoutCreatorShared) {
+TEST(DeepCopy, CopyConstructibleObjectWithoutCreatorCopied) {
   Any obj = Function::GetGlobalRequired("testing.make_unregistered_object")();
   ASSERT_EQ(refl::GetTypeInfoByKey("testing.TestUnregisteredObject")->metadata->creator, nullptr);
-  EXPECT_EQ(Ptr(DeepCopyOf(obj)), Ptr(obj));
+  Any copied = DeepCopyOf(obj);
+  EXPECT_EQ(copied.GetTypeKey(), "testing.TestUnregisteredObject");
+  EXPECT_NE(Ptr(copied), Ptr(obj));
+}
+
+TEST(DeepCopy, NotCopyConstructibleIsAnError) {
+  int32_t type_index = refl::GetTypeInfoByKey("testing.TestNonCopyable")->type_index;
+  Any non_copyable = refl::TypeAttrColumn(refl::type_attr::kInit)[type_index].cast<Function>()(3);
+  Any fn = Function::GetGlobalRequired("ffi.DeepCopy");
+  for (const Any& value : {non_copyable, fn, Any(Array<Any>{1, fn})}) {
+    std::string text = tvm_ffi_test::ErrorText([&] { DeepCopyOf(value); });
+    EXPECT_NE(text.find("RuntimeError: "), std::string::npos) << text;
+    EXPECT_NE(text.find("is not copy-constructible"), std::string::npos) << text;
+  }
+  EXPECT_NE(tvm_ffi_test::ErrorText([&] {
+              DeepCopyOf(non_copyable);
+            }).find("\"testing.TestNonCopyable\""),
+            std::string::npos);
+}
+
+TEST(DeepCopy, EnumMembersAreShared) {
+  Any alpha = Function::GetGlobalRequired("testing.enum_variant_get")(String("Alpha"));
+  EXPECT_EQ(Ptr(DeepCopyOf(alpha)), Ptr(alpha));
+  List<Any> holder{alpha, Map<Any, Any>{{alpha, alpha}}};
+  auto out = DeepCopyOf(holder).cast<List<Any>>();
+  EXPECT_NE(out.get(), holder.get());
+  EXPECT_EQ(Ptr(out[0]), Ptr(alpha));
+  auto out_map = out[1].cast<Map<Any, Any>>();
+  EXPECT_EQ(Ptr((*out_map.begin()).first), Ptr(alpha));
+  EXPECT_EQ(Ptr((*out_map.begin()).second), Ptr(alpha));
 }
 
 TEST(DeepCopy, NestingDeeperThanTheStackIsAnErrorNotACrash) {

@@ -7,6 +7,7 @@
 #include <tvm/ffi/container/list.h>
 #include <tvm/ffi/container/map.h>
 #include <tvm/ffi/container/shape.h>
+#include <tvm/ffi/container/tensor.h>
 #include <tvm/ffi/enum.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/memory.h>
@@ -16,6 +17,8 @@
 #include <ucontext.h>
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <vector>
@@ -181,6 +184,77 @@ TEST(Repr, PrintsOnACoroutineStackOutsideTheThreadStack) {
   makecontext(&coroutine, [] { printed = Repr(tvm_ffi_test::NestedContainers(3)); }, 0);
   ASSERT_EQ(swapcontext(&caller, &coroutine), 0);
   EXPECT_EQ(printed, "({1: ((),)},)");
+}
+
+/// Sets TVM_FFI_REPR_WITH_ADDR=1 for the scope and restores its absence.
+class WithAddress {
+ public:
+  WithAddress() { setenv("TVM_FFI_REPR_WITH_ADDR", "1", 1); }
+  ~WithAddress() { unsetenv("TVM_FFI_REPR_WITH_ADDR"); }
+  WithAddress(const WithAddress&) = delete;
+  WithAddress& operator=(const WithAddress&) = delete;
+};
+
+/// "@0x<hex>" of an object.
+std::string At(const ObjectRef& obj) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "@0x%llx",
+                static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(obj.get())));  // NOLINT
+  return buf;
+}
+
+struct PlainAlloc {
+  void AllocData(DLTensor* tensor) { tensor->data = std::malloc(GetDataSize(*tensor) + 1); }
+  void FreeData(DLTensor* tensor) { std::free(tensor->data); }
+};
+
+TEST(Repr, WithAddressObjectsAndContainers) {
+  WithAddress scope;
+  Any pair = refl::GetMethod("testing.TestIntPair", "__ffi_init__")(1, 2);
+  ObjectRef pair_ref = pair.cast<ObjectRef>();
+  EXPECT_EQ(Repr(pair), "testing.TestIntPair" + At(pair_ref) + "(a=1, b=2)");
+  Function fn = Function::FromTyped([]() {});
+  EXPECT_EQ(Repr(fn), "ffi.Function" + At(fn));
+  Array<Any> arr{1, pair};
+  EXPECT_EQ(Repr(arr), "(1, testing.TestIntPair" + At(pair_ref) + "(a=1, b=2))" + At(arr));
+  Array<Any> one{1};
+  EXPECT_EQ(Repr(one), "(1,)" + At(one));
+  List<Any> lst{1};
+  EXPECT_EQ(Repr(lst), "[1]" + At(lst));
+  Map<Any, Any> mp{{String("a"), lst}};
+  EXPECT_EQ(Repr(mp), "{\"a\": [1]" + At(lst) + "}" + At(mp));
+  Dict<Any, Any> d{{String("k"), 1}};
+  EXPECT_EQ(Repr(d), "{\"k\": 1}" + At(d));
+  // Shared (DAG): each occurrence shows the same address.
+  Array<Any> dag{lst, lst};
+  EXPECT_EQ(Repr(dag), "([1]" + At(lst) + ", [1]" + At(lst) + ")" + At(dag));
+}
+
+TEST(Repr, WithAddressLeavesCyclesTensorsEnumsAndHooks) {
+  WithAddress scope;
+  // Strings, bytes, shapes and POD values have no address.
+  EXPECT_EQ(Repr(String(std::string(40, 'x'))), "\"" + std::string(40, 'x') + "\"");
+  EXPECT_EQ(Repr(Shape({1, 2})), "Shape(1, 2)");
+  List<Any> lst{1};
+  lst.push_back(lst);
+  EXPECT_EQ(Repr(lst), "[1, ..." + At(lst) + "]" + At(lst));
+  lst.clear();
+  Tensor tensor =
+      Tensor::FromNDAlloc(PlainAlloc{}, {2, 3}, DLDataType{kDLFloat, 32, 1}, DLDevice{kDLCPU, 0});
+  EXPECT_EQ(Repr(tensor), "float32[2, 3]@cpu:0" + At(tensor));
+  Enum red = EnumObj::_GetByStrIndex<ColorObj>("Red");
+  EXPECT_EQ(Repr(red), "test.repr.Color.Red" + At(red));
+  ObjectPtr<HookedObj> hooked = make_object<HookedObj>();
+  Array<Any> inner{1};
+  hooked->inner = inner;
+  EXPECT_EQ(Repr(ObjectRef(hooked)), "Hooked<(1,)" + At(inner) + ">");
+}
+
+TEST(Repr, WithoutTheFlagNoAddress) {
+  setenv("TVM_FFI_REPR_WITH_ADDR", "0", 1);
+  EXPECT_EQ(Repr(Array<Any>{1}), "(1,)");
+  unsetenv("TVM_FFI_REPR_WITH_ADDR");
+  EXPECT_EQ(Repr(List<Any>{1}), "[1]");
 }
 
 }  // namespace tvm_ffi_repr_test

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import copy
 
+import pytest
+
 import tvm_ffi
-from tvm_ffi import Array, Dict, List, Map
+from tvm_ffi import Array, Dict, List, Map, testing
 
 make_object_from_args = tvm_ffi.get_global_func("ffi.MakeObjectFromPackedArgs")
 deep_copy = tvm_ffi.get_global_func("ffi.DeepCopy")
@@ -97,3 +99,74 @@ def test_global_passes_pod_and_str_through() -> None:
     assert deep_copy(3) == 3
     assert deep_copy("abc") == "abc"
     assert deep_copy(None) is None
+
+
+# Enum members are leaves: a deep copy keeps the very member object.
+
+
+class _Color(tvm_ffi.dataclasses.Enum, type_key="test.deep_copy.Color"):
+    red = tvm_ffi.dataclasses.auto()
+    blue = tvm_ffi.dataclasses.auto()
+
+
+@tvm_ffi.dataclasses.py_class("test.deep_copy.Paint", structural_eq="tree")
+class _Paint(tvm_ffi.Object):
+    color: _Color
+    shades: List
+
+
+def test_deepcopy_keeps_python_enum_members() -> None:
+    paint = _Paint(_Color.red, List([_Color.blue, _Color.red]))
+    out = copy.deepcopy(paint)
+    assert not out.same_as(paint)
+    assert out.color.same_as(_Color.red)
+    assert out.color == _Color.red
+    assert not out.shades.same_as(paint.shades)
+    assert out.shades[0].same_as(_Color.blue) and out.shades[1].same_as(_Color.red)
+    assert tvm_ffi.structural_equal(paint, out)
+    assert deep_copy(_Color.blue).same_as(_Color.blue)
+
+
+def test_deepcopy_keeps_native_enum_members() -> None:
+    low = testing._TestCxxIntEnum.low
+    plus = next(iter(testing._TestCxxStrEnum))
+    holder = testing._TestCxxEnumHolder(low, plus)
+    out = copy.deepcopy(holder)
+    assert not out.same_as(holder)
+    assert out.priority.same_as(low) and out.priority == low
+    assert out.opcode.same_as(plus)
+    out_map = deep_copy(Map({"k": low}))
+    assert out_map["k"].same_as(low)
+
+
+# Objects that are not copy-constructible (no __ffi_shallow_copy__): RuntimeError, as Apache.
+
+
+def _non_copyable() -> tvm_ffi.Object:
+    return testing.TestNonCopyable(5)
+
+
+def test_deepcopy_of_not_copy_constructible_raises() -> None:
+    func = tvm_ffi.get_global_func("testing.echo")
+    for value in (_non_copyable(), func, Array([1, func]), List([Map({"f": func})])):
+        with pytest.raises(RuntimeError, match="is not copy-constructible"):
+            deep_copy(value)
+    with pytest.raises(RuntimeError, match=r'"testing\.TestNonCopyable" because it is not copy'):
+        copy.deepcopy(Array([_non_copyable()]))
+    with pytest.raises(RuntimeError, match=r'"ffi\.Function" because it is not copy-constructible'):
+        copy.deepcopy(Dict({"f": func}))
+
+
+def test_deepcopy_of_tensor_raises() -> None:
+    np = pytest.importorskip("numpy")
+    tensor = tvm_ffi.from_dlpack(np.arange(3, dtype="float32"))
+    with pytest.raises(RuntimeError, match=r'"ffi\.Tensor" because it is not copy-constructible'):
+        copy.deepcopy(Array([tensor]))
+
+
+def test_deepcopy_of_copy_constructible_object_without_creator() -> None:
+    obj = tvm_ffi.get_global_func("testing.make_unregistered_object")()
+    out = deep_copy(Array([obj, obj]))
+    assert not out[0].same_as(obj)
+    assert out[0].same_as(out[1])
+    assert (out[0].v1, out[0].v2) == (obj.v1, obj.v2)

@@ -204,9 +204,9 @@ def test_init_wrong_arity_is_type_error() -> None:
 
 
 def test_type_without_initializer_cannot_be_constructed() -> None:
-    cls = type(make_unregistered())
+    cls = type(tvm_ffi.get_global_func("testing.make_structural_opaque")())
     with pytest.raises(
-        TypeError, match=r"^`TestUnregisteredObject` cannot be constructed directly\. "
+        TypeError, match=r"^`TestStructuralOpaque` cannot be constructed directly\. "
     ):
         cls()
 
@@ -407,3 +407,96 @@ def test_keywords_to_a_positional_native_constructor_name_the_problem() -> None:
 def test_keywords_to_the_field_wise_constructor_set_fields() -> None:
     base = ObjectBase(v_str="named", v_i64=3)
     assert (base.v_i64, base.v_f64, base.v_str) == (3, 10.0, "named")
+
+
+# Helpers shared with @c_class and @py_class
+
+
+REGISTRY_HELPERS_SCRIPT = r"""
+import warnings
+import pytest, tvm_ffi, tvm_ffi.testing
+from tvm_ffi import core, registry
+
+calls = []
+
+@tvm_ffi.register_object("testing.TestIntPair")
+class Pair(tvm_ffi.Object):
+    def __post_init__(self):
+        calls.append((self.a, self.b))
+
+pair = Pair(1, 2)
+assert calls == [(1, 2)] and pair.sum() == 3
+
+# a class registered with another type cannot borrow this __ffi_init__
+@tvm_ffi.register_object("testing.TestObjectBase")
+class Other(tvm_ffi.Object):
+    pass
+
+other = Other.__new__(Other)
+with pytest.raises(TypeError, match=r"Pair.__ffi_init__\(\): calling it on a `Other` instance "
+                                    r"is not supported"):
+    Pair.__ffi_init__(other, 1, 2)
+
+# _install_init keeps a class-body __init__ and guards types without an initializer
+class Custom(tvm_ffi.Object):
+    def __init__(self):
+        pass
+
+info = core._type_cls_to_type_info(Pair)
+registry._install_init(Custom, info)
+assert Custom.__dict__["__init__"].__qualname__ == "Custom.__init__"
+unregistered = type(tvm_ffi.get_global_func("testing.make_structural_opaque")())
+guarded = type("Guarded", (tvm_ffi.Object,), {})
+registry._install_init(guarded, unregistered.__tvm_ffi_type_info__)
+with pytest.raises(TypeError, match="`Guarded` cannot be constructed directly"):
+    guarded()
+
+# _add_type_attr_class_attrs copies type attributes the class body does not define
+index = info.type_index
+core._register_type_attr(index, "__test_registry_attr__", 41)
+class Holder:
+    pass
+registry._add_type_attr_class_attrs(Holder, info, ["__test_registry_attr__", "__absent__"])
+assert Holder.__test_registry_attr__ == 41 and not hasattr(Holder, "__absent__")
+class Keeps:
+    __test_registry_attr__ = 1
+registry._add_type_attr_class_attrs(Keeps, info, ["__test_registry_attr__"])
+assert Keeps.__test_registry_attr__ == 1
+assert registry._add_class_attrs(Holder, info, type_attr_names=()) is Holder
+assert isinstance(Holder.__dict__["a"], core.FFIProperty)
+
+# _warn_missing_field_annotations names the own fields the body leaves out
+class Half(tvm_ffi.Object):
+    a: int
+with pytest.warns(UserWarning, match=r"does not annotate the following reflected field\(s\): b\."):
+    registry._warn_missing_field_annotations(Half, info, stacklevel=2)
+class Full(tvm_ffi.Object):
+    a: int
+    b: int
+with warnings.catch_warnings():
+    warnings.simplefilter("error")
+    registry._warn_missing_field_annotations(Full, info, stacklevel=2)
+print("ok")
+"""
+
+
+def test_registry_helpers(run_python) -> None:
+    assert run_python("-c", REGISTRY_HELPERS_SCRIPT).stdout.strip() == "ok"
+
+
+def test_reflected_methods_do_not_replace_inherited_attributes(run_python) -> None:
+    script = """
+import tvm_ffi, tvm_ffi.testing
+
+class Base(tvm_ffi.Object):
+    def sum(self):
+        return "python"
+
+@tvm_ffi.register_object("testing.TestIntPair")
+class Pair(Base):
+    pass
+
+assert "sum" not in Pair.__dict__ and Pair(1, 2).sum() == "python"
+print("ok")
+"""
+    assert run_python("-c", script).stdout.strip() == "ok"

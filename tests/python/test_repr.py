@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import tvm_ffi
-from tvm_ffi import Array, Dict, List, Map, core
+from tvm_ffi import Array, Dict, List, Map, core, testing
 
 make_object_from_args = tvm_ffi.get_global_func("ffi.MakeObjectFromPackedArgs")
 list_append = tvm_ffi.get_global_func("ffi.ListAppend")
@@ -107,3 +107,78 @@ def test_object_repr_function() -> None:
     assert core.object_repr(empty) == f"{type(pair).__name__}(chandle=None)"
     with pytest.raises(TypeError):
         core.object_repr(None)
+
+
+# TVM_FFI_REPR_WITH_ADDR=1: object addresses as @0x<hex>, read at each call.
+
+
+def at(obj: object) -> str:
+    return f"@0x{obj.__chandle__():x}"  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def with_addr(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TVM_FFI_REPR_WITH_ADDR", "1")
+
+
+def test_repr_with_addr_objects_and_containers(with_addr: None) -> None:
+    pair = make_int_pair(1, 2)
+    shown = f"testing.TestIntPair{at(pair)}(a=1, b=2)"
+    assert repr(pair) == shown
+    arr = Array([1, "a", pair])
+    assert repr(arr) == f'(1, "a", {shown}){at(arr)}'
+    one = Array([1])
+    assert repr(one) == f"(1,){at(one)}"
+    empty = Array([])
+    assert repr(empty) == f"(){at(empty)}"
+    lst = List([1, 2])
+    assert repr(lst) == f"[1, 2]{at(lst)}"
+    mp = Map({"a": lst})
+    assert repr(mp) == f'{{"a": [1, 2]{at(lst)}}}{at(mp)}'
+    dct = Dict({"k": 1})
+    assert repr(dct) == f'{{"k": 1}}{at(dct)}'
+    func = tvm_ffi.get_global_func("testing.echo")
+    assert repr(func) == f"ffi.Function{at(func)}"
+
+
+def test_repr_with_addr_shared_dag_and_cycle(with_addr: None) -> None:
+    pair = make_int_pair(3, 4)
+    inner = List([pair])
+    dag = Array([pair, inner, inner])
+    shown_pair = f"testing.TestIntPair{at(pair)}(a=3, b=4)"
+    shown_inner = f"[{shown_pair}]{at(inner)}"
+    assert repr(dag) == f"({shown_pair}, {shown_inner}, {shown_inner}){at(dag)}"
+    cyc = List([1])
+    list_append(cyc, cyc)
+    assert repr(cyc) == f"[1, ...{at(cyc)}]{at(cyc)}"
+    d = Dict()
+    d["self"] = d
+    assert repr(d) == f'{{"self": ...{at(d)}}}{at(d)}'
+    cyc.clear()
+    d.clear()
+
+
+def test_repr_with_addr_tensor_enum_and_leaves(with_addr: None) -> None:
+    np = pytest.importorskip("numpy")
+    tensor = tvm_ffi.from_dlpack(np.zeros((2, 3), dtype="float32"))
+    assert repr(tensor) == f"float32[2, 3]@cpu:0{at(tensor)}"
+    arr = Array([tensor])
+    assert repr(arr) == f"(float32[2, 3]@cpu:0{at(tensor)},){at(arr)}"
+    low = testing._TestCxxIntEnum.low
+    holder = Array([low])
+    assert repr(holder) == f"(testing.TestCxxIntEnum.low{at(low)},){at(holder)}"
+    # Strings, bytes and shapes show no address.
+    long_text = "x" * 40
+    leaves = Array([long_text, b"y" * 40, tvm_ffi.Shape((1, 2))])
+    assert repr(leaves) == f'("{long_text}", b"{"y" * 40}", Shape(1, 2)){at(leaves)}'
+
+
+def test_repr_with_addr_only_for_value_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    lst = List([1])
+    for value in ("0", "", "true"):
+        monkeypatch.setenv("TVM_FFI_REPR_WITH_ADDR", value)
+        assert repr(lst) == "[1]"
+    monkeypatch.delenv("TVM_FFI_REPR_WITH_ADDR")
+    assert repr(lst) == "[1]"
+    monkeypatch.setenv("TVM_FFI_REPR_WITH_ADDR", "1")
+    assert repr(lst) == f"[1]{at(lst)}"

@@ -259,6 +259,28 @@ cdef inline TVMFFIByteArray bytes_view(bytes data):
     return arr
 
 
+cdef class ByteArrayArg:
+    """Bytes held together with a ``TVMFFIByteArray`` view of them, for a C API argument.
+
+    ``ByteArrayArg(data)`` takes bytes (or a bytearray, copied); anything else is a TypeError.
+    The view stays valid as long as this object lives.
+    """
+
+    cdef bytes data
+    cdef TVMFFIByteArray view
+
+    def __cinit__(self, data):
+        if isinstance(data, bytearray):
+            data = bytes(data)
+        if not isinstance(data, bytes):
+            raise TypeError(f"expected bytes, {type(data).__name__} found")
+        self.data = data
+        self.view = bytes_view(data)
+
+    cdef inline TVMFFIByteArray* cptr(self):
+        return &self.view
+
+
 cdef inline str byte_array_to_str(TVMFFIByteArray arr):
     return arr.data[:arr.size].decode("utf-8", "replace")
 

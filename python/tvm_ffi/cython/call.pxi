@@ -79,7 +79,7 @@ cdef class _FunctionBase(CObject):
         return call_from_python(self, <PyObject*>args, NULL, len(args))
 
     def __repr__(self):
-        return "ffi.Function" if self.chandle != NULL else "Function(chandle=None)"
+        return object_repr(self)
 
     @staticmethod
     def __from_extern_c__(c_symbol, *, keep_alive_object=None):
@@ -323,6 +323,7 @@ cdef enum ArgRule:
     RULE_DICT
     RULE_VOID_P
     RULE_OPAQUE_PTR_PROTOCOL
+    RULE_OPAQUE_PTR_HANDLER
     RULE_CALLABLE
     RULE_TORCH_DTYPE
     RULE_NUMPY_DTYPE
@@ -363,9 +364,9 @@ cdef int convert_arg_by_rule(object value, int rule, TVMFFIAny* out, TVMFFIObjec
                              CallContext* ctx) except -1:
     """The dispatch table: every rule belongs to exactly one family (one C switch)."""
     if rule in (RULE_NONE, RULE_BOOL, RULE_INT, RULE_FLOAT, RULE_DTYPE, RULE_DTYPE_STR,
-                RULE_DEVICE, RULE_VOID_P, RULE_OPAQUE_PTR_PROTOCOL, RULE_TORCH_DTYPE,
-                RULE_NUMPY_DTYPE, RULE_DTYPE_PROTOCOL, RULE_DEVICE_PROTOCOL, RULE_INT_PROTOCOL,
-                RULE_FLOAT_PROTOCOL):
+                RULE_DEVICE, RULE_VOID_P, RULE_OPAQUE_PTR_PROTOCOL, RULE_OPAQUE_PTR_HANDLER,
+                RULE_TORCH_DTYPE, RULE_NUMPY_DTYPE, RULE_DTYPE_PROTOCOL, RULE_DEVICE_PROTOCOL,
+                RULE_INT_PROTOCOL, RULE_FLOAT_PROTOCOL):
         return convert_scalar_arg(value, rule, out, temp)                # convert_scalars.pxi
     elif rule in (RULE_STR, RULE_BYTES, RULE_NATIVE_STR, RULE_NATIVE_BYTES, RULE_NATIVE_SHAPE):
         return convert_string_arg(value, rule, out, temp)                # convert_strings.pxi
@@ -427,6 +428,8 @@ cdef int classify_native_or_protocol_type(type cls) except -1:
         return RULE_VOID_P
     if hasattr(cls, "__tvm_ffi_opaque_ptr__"):
         return RULE_OPAQUE_PTR_PROTOCOL
+    if cls in _OPAQUE_PTR_HANDLERS:
+        return RULE_OPAQUE_PTR_HANDLER
     if any("__call__" in vars(base) for base in cls.__mro__):
         return RULE_CALLABLE
     return classify_protocol_type(cls)
@@ -469,6 +472,11 @@ cdef dict _ARG_RULE_CACHE = {}
 # test_alternating_argument_types_each_convert_by_their_own_rule.
 cdef type _last_rule_cls = None
 cdef int _last_rule = RULE_OPAQUE
+
+
+def _print_debug_info() -> None:
+    """Prints the number of argument types whose conversion rule is cached."""
+    print(f"TVMFFIPyGetArgDispatchMapSize: {len(_ARG_RULE_CACHE)}")
 
 
 cdef inline int arg_rule(object value) except -1:

@@ -149,6 +149,21 @@ def convert_func(pyfunc, tensor_cls=None) -> "Function":
     return make_object_from_handle(make_callback_handle(callback, framework_callback_safe_call))
 
 
+# Upstream's name for convert_func.
+_convert_to_ffi_func = convert_func
+
+
+def _testing_drop_last_ref_without_thread_state() -> None:
+    """Releases the last reference to a Python object the way native code does, from a thread
+    without a Python thread state (the GIL released): the deleter must take the GIL itself."""
+    value = {}
+    cdef void* address = <void*>value
+    Py_INCREF(value)
+    value = None
+    with nogil:
+        py_decref_deleter(address)
+
+
 cdef object make_arg_view_value(const TVMFFIAny* cell):
     """The Python value of a borrowed argument cell (for Python callbacks)."""
     cdef int32_t index = cell.type_index

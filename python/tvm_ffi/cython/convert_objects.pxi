@@ -67,13 +67,23 @@ cdef int set_exception(TVMFFIAny* out, object value, TVMFFIObjectHandle* temp) e
 
 cdef int set_opaque(TVMFFIAny* out, object value, TVMFFIObjectHandle* temp) except -1:
     """An ``ffi.OpaquePyObject`` holding a reference to value."""
+    return set_owned(out, new_opaque_handle(value), temp)
+
+
+cdef TVMFFIObjectHandle new_opaque_handle(object value) except NULL:
+    """A new ``ffi.OpaquePyObject`` handle holding a reference to value."""
     cdef TVMFFIObjectHandle handle = NULL
     Py_INCREF(value)
     if TVMFFIObjectCreateOpaque(<void*>value, kTVMFFIOpaquePyObject, py_decref_deleter,
                                 &handle) != 0:
         Py_DECREF(value)
-        return CHECK_CALL(-1)
-    return set_owned(out, handle, temp)
+        CHECK_CALL(-1)
+    return handle
+
+
+def _convert_to_opaque_object(pyobject):
+    """An ``ffi.OpaquePyObject`` holding ``pyobject`` as it is, whatever its type."""
+    return make_object_from_handle(new_opaque_handle(pyobject))
 
 
 cdef int convert_temporary_arg(object value, TVMFFIAny* out, TVMFFIObjectHandle* temp,

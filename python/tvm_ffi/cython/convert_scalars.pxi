@@ -2,6 +2,7 @@
 # convert_scalars.pxi: the scalar family of argument conversion (call.pxi's dispatch): None,
 # bool, int (BigInt outside int64), float, dtypes, devices and opaque pointers, and the
 # protocols that produce one of them.
+from cpython.number cimport PyNumber_Index
 
 
 cdef int convert_scalar_arg(object value, int rule, TVMFFIAny* out,
@@ -25,6 +26,8 @@ cdef int convert_scalar_arg(object value, int rule, TVMFFIAny* out,
         return set_opaque_ptr(out, value.value)
     if rule == RULE_OPAQUE_PTR_PROTOCOL:
         return set_opaque_ptr(out, int(value.__tvm_ffi_opaque_ptr__()))
+    if rule == RULE_OPAQUE_PTR_HANDLER:
+        return set_opaque_ptr(out, handler_address(value))
     return convert_scalar_protocol_arg(value, rule, out, temp)
 
 
@@ -100,6 +103,21 @@ cdef int set_device_protocol(TVMFFIAny* out, object pair) except -1:
     return set_device(out, value)
 
 
+# Exact class -> handler(value) returning the address that a value of that class passes as (an
+# opaque pointer). Fill it before values of a class are first passed: each class's conversion
+# rule is decided once.
+_OPAQUE_PTR_HANDLERS = {}
+
+
+cdef object handler_address(object value):
+    """The address ``value``'s handler in _OPAQUE_PTR_HANDLERS gives (an int; a negative one
+    read as the unsigned 64-bit address with the same bits)."""
+    address = PyNumber_Index(_OPAQUE_PTR_HANDLERS[type(value)](value))
+    if -(1 << 63) <= address < 0:
+        address += 1 << 64
+    return address
+
+
 # tvm_ffi._dtype, which holds the torch and numpy dtype tables; imported on first use.
 cdef object _DTYPE_MODULE = None
 
@@ -113,3 +131,16 @@ cdef object framework_data_type(object value, int rule):
     if rule == RULE_TORCH_DTYPE:
         return _DTYPE_MODULE.torch_dtype_to_data_type(value)
     return _DTYPE_MODULE.numpy_dtype_to_data_type(value)
+
+
+def _convert_torch_dtype_to_ffi_dtype(torch_dtype):
+    """The ``tvm_ffi.dtype`` of a ``torch.dtype``; ValueError for another value."""
+    if not has_base_named(type(torch_dtype), "torch", "dtype"):
+        raise ValueError("_convert_torch_dtype_to_ffi_dtype(): expected a torch.dtype, got "
+                         f"'{type(torch_dtype).__name__}'")
+    return make_dtype((<DataType?>framework_data_type(torch_dtype, RULE_TORCH_DTYPE)).cdtype)
+
+
+def _convert_numpy_dtype_to_ffi_dtype(numpy_dtype):
+    """The ``tvm_ffi.dtype`` of a numpy (or ml_dtypes) dtype; ValueError when unsupported."""
+    return make_dtype((<DataType?>framework_data_type(numpy_dtype, RULE_NUMPY_DTYPE)).cdtype)

@@ -99,7 +99,12 @@ def _set_class_dtype(cls) -> None:
     """Makes returned DataType values instances of ``cls`` (``tvm_ffi.dtype``)."""
     global _CLASS_DTYPE
     _CLASS_DTYPE = cls
+    globals()["_CLASS_DTYPE"] = cls
     _RETURNED_DTYPES.clear()
+
+
+# The Python-visible ``_CLASS_DTYPE`` (upstream's name), kept equal to the C-level one above.
+globals()["_CLASS_DTYPE"] = None
 
 
 cdef object make_dtype(DLDataType value):

@@ -13,3 +13,8 @@ def _env_set_stream(int32_t device_type, int32_t device_id, stream) -> int:
 def _env_get_stream(int32_t device_type, int32_t device_id) -> int:
     """This thread's stream for a device (0 when none is set)."""
     return <uint64_t>TVMFFIEnvGetStream(device_type, device_id)
+
+
+# Upstream's names for the two (tvm_ffi.stream and downstream code call them).
+_env_set_current_stream = _env_set_stream
+_env_get_current_stream = _env_get_stream

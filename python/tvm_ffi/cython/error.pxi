@@ -89,7 +89,7 @@ class Error(Object):
         return exc.with_traceback(_traceback_from_backtrace(self.backtrace))
 
     def __repr__(self):
-        return "ffi.Error"
+        return object_repr(self)
 
 
 cdef int check_is_error(object obj) except -1:
@@ -259,6 +259,18 @@ cdef object error_from_exception(BaseException exc):
         error = Error(kind_of_exception_class(type(exc)), exception_message(exc),
                       _format_python_frames(tb))
     return error
+
+
+def _convert_to_ffi_error(BaseException error):
+    """The FFI error for a Python exception: the one it came from (with the frames it went
+    through since), else a new one of its kind, message and traceback."""
+    return error_from_exception(error)
+
+
+# Upstream's hooks, set by tvm_ffi.error to its _with_append_backtrace and
+# _traceback_to_backtrace_str; the core's own error path does not call them.
+_WITH_APPEND_BACKTRACE = None
+_TRACEBACK_TO_BACKTRACE_STR = None
 
 
 # ------------------------------------------------------------------------------------------

@@ -163,7 +163,7 @@ def _type_has_creator(int32_t type_index):
     return info.metadata != NULL and info.metadata.creator != NULL
 
 
-class _ObjectMeta(abc.ABCMeta):
+class _ObjectSlotsMeta(abc.ABCMeta):
     """Metaclass of Object: gives every subclass ``__slots__ = ()`` unless it declares some."""
 
     def __new__(mcs, name, bases, namespace, **kwargs):
@@ -172,8 +172,21 @@ class _ObjectMeta(abc.ABCMeta):
         return super().__new__(mcs, name, bases, namespace, **kwargs)
 
 
-class Object(CObject, metaclass=_ObjectMeta):
+_ObjectMeta = _ObjectSlotsMeta
+
+
+class Object(CObject, metaclass=_ObjectSlotsMeta):
     """Base class of every FFI object exposed to Python (type key ``ffi.Object``)."""
+
+
+# The base class of plain objects, under upstream's name; _set_class_object replaces it.
+_CLASS_OBJECT = Object
+
+
+def _set_class_object(cls) -> None:
+    """Records ``cls`` as ``_CLASS_OBJECT`` (nothing in the core reads it)."""
+    global _CLASS_OBJECT
+    _CLASS_OBJECT = cls
 
 
 class _MissingObject(Object):
@@ -242,11 +255,34 @@ cdef void set_at_index(list classes, int32_t type_index, object cls):
 
 def _register_object_class(int32_t type_index, cls):
     """Records ``cls`` as the Python class of objects with ``type_index``."""
-    global _CLS_BY_INDEX
     check_class_replaceable(type_index, cls)
+    install_object_class(type_index, cls)
+
+
+cdef install_object_class(int32_t type_index, cls):
+    """Records ``cls`` for ``type_index``, with no layout check: every wrapper is allocated by
+    its own class's tp_new and never reused, so wrappers made with an earlier class stay valid
+    whatever the size of the new one."""
+    global _CLS_BY_INDEX
     set_at_index(_TYPE_INDEX_TO_CLS, type_index, cls)
     _CLS_BY_INDEX = []
     attach_type_info(type_index, cls)
+
+
+def _register_object_by_index(int32_t type_index, cls):
+    """Records ``cls`` as the Python class of objects with ``type_index``; returns the type's
+    TypeInfo (upstream's name for _register_object_class)."""
+    _register_object_class(type_index, cls)
+    return _type_index_to_type_info(type_index)
+
+
+def _set_type_cls(type_info, cls) -> None:
+    """Binds ``cls`` to the type of ``type_info``, a type that has no class yet."""
+    if type_info.type_cls is not None:
+        raise AssertionError(f"_set_type_cls(): type '{type_info.type_key}' already has the "
+                             f"class {type_info.type_cls!r}; expected a type without one")
+    _register_object_class(type_info.type_index, cls)
+    type_info.type_cls = cls
 
 
 cdef forget_object_class(int32_t type_index):

@@ -16,6 +16,10 @@ cdef dict _INLINE_FIELD_LAYOUT = {
 cdef frozenset _ANY_CELL_ORIGINS = frozenset({"Any", "str", "bytes", "Optional", "Union", "None"})
 cdef tuple _ANY_CELL_LAYOUT = (16, 8, kTVMFFIAny)
 cdef tuple _OBJECT_REF_LAYOUT = (8, 8, kTVMFFIObject)
+# Both tables as one Python dict, under upstream's name (origin -> layout; other origins are
+# object references).
+_ORIGIN_NATIVE_LAYOUT = {**_INLINE_FIELD_LAYOUT,
+                         **{origin: _ANY_CELL_LAYOUT for origin in _ANY_CELL_ORIGINS}}
 
 # Keys of classes whose registration was rolled back: their native index may be taken again.
 cdef set _ROLLED_BACK_KEYS = set()

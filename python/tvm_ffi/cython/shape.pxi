@@ -22,10 +22,23 @@ class Shape(tuple, PyNativeObject):
         Shape, built from its values, already has."""
 
 
+cdef tuple shape_cell_values(TVMFFIObjectHandle handle):
+    cdef const TVMFFIShapeCell* cell = TVMFFIPyShapeCell(handle)
+    return tuple([cell.data[i] for i in range(cell.size)])
+
+
+def _shape_obj_get_py_tuple(obj):
+    """The values of an ``ffi.Shape`` object (a Shape's ``_tvm_ffi_cached_object``) as a tuple."""
+    if (not isinstance(obj, CObject) or (<CObject>obj).chandle == NULL
+            or TVMFFIPyObjectTypeIndex((<CObject>obj).chandle) != kTVMFFIShape):
+        raise TypeError("_shape_obj_get_py_tuple(): expected an ffi.Shape object, got "
+                        f"'{type(obj).__name__}'")
+    return shape_cell_values((<CObject>obj).chandle)
+
+
 cdef object make_shape_result(TVMFFIObjectHandle handle):
     """A Shape tuple for an owned ffi.Shape handle (the reference moves into the cache)."""
-    cdef const TVMFFIShapeCell* cell = TVMFFIPyShapeCell(handle)
-    values = tuple([cell.data[i] for i in range(cell.size)])
+    values = shape_cell_values(handle)
     result = TVMFFIPyNewInstanceFrom(tuple, Shape, (values,))
     result._tvm_ffi_cached_object = make_object_from_handle(handle)
     return result

@@ -100,11 +100,6 @@ cdef class Tensor(CObject):
     def __reduce__(self):
         raise TypeError("cannot pickle 'Tensor' object")
 
-    def __repr__(self):
-        if self.chandle == NULL:
-            return "Tensor(chandle=None)"
-        return f"<tvm_ffi.Tensor shape={self.shape} dtype={self.dtype} device={self.device}>"
-
 
 Object.register(Tensor)
 
@@ -116,6 +111,16 @@ cdef list compact_strides(const DLTensor* t):
         strides[i] = step
         step *= t.shape[i]
     return strides
+
+
+def _make_strides_from_shape(tuple shape):
+    """The row-major (C-contiguous) strides, in elements, of a tensor of ``shape``."""
+    strides = [1] * len(shape)
+    step = 1
+    for i in range(len(shape) - 1, -1, -1):
+        strides[i] = step
+        step *= shape[i]
+    return tuple(strides)
 
 
 cdef bint is_row_major(const DLTensor* t) noexcept:
@@ -151,13 +156,13 @@ _CLASS_TENSOR = Tensor
 def _set_class_tensor(cls) -> None:
     """Makes returned tensors, and those :func:`from_dlpack` makes, instances of ``cls``.
 
-    ``cls`` must be a subclass of :class:`Tensor` with the same instance layout (a framework's
-    own tensor class, declared with ``__slots__ = ()``).
+    ``cls`` is any subclass of :class:`Tensor` (a framework's own tensor class, with or without
+    an instance ``__dict__``), set at any time: tensors already made keep their class.
     """
     global _CLASS_TENSOR
     if not (isinstance(cls, type) and issubclass(cls, Tensor)):
         raise TypeError(f"_set_class_tensor(): expected a subclass of Tensor, got {cls!r}")
-    _register_object_class(kTVMFFITensor, cls)
+    install_object_class(kTVMFFITensor, cls)
     _CLASS_TENSOR = cls
 
 

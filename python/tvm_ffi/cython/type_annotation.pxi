@@ -139,6 +139,16 @@ cdef object _object_class_schema(object cls, tuple args):
                       origin_type_index=info.type_index)
 
 
+def _annotation_union(args):
+    """The schema of ``Union[*args]`` (Optional when None is one of them)."""
+    return _union_schema(tuple(args))
+
+
+def _annotation_cobject(cls, targs):
+    """The schema of a registered object class with the type arguments ``targs``."""
+    return _object_class_schema(cls, tuple(targs))
+
+
 cdef _check_container_arity(str origin, Py_ssize_t count):
     if origin in ("Array", "List") and count != 1:
         raise TypeError(f"{origin} requires 1 type argument, got {count}")

@@ -54,6 +54,14 @@ cdef class _TypeConverter:
     cdef object convert_attr
     cdef bint convert_attr_ready
 
+    @property
+    def fn_convert(self):
+        """The ``__ffi_convert__`` type attribute of an object type's converter (None when the
+        type has none, or the converter is not an object type's)."""
+        if self.type_index < kTVMFFIStaticObjectBegin:
+            return None
+        return converter_convert_attr(self)
+
 
 cdef _TypeConverter new_converter(int kind, str hint, tuple subs=None, int32_t type_index=0):
     cdef _TypeConverter conv = _TypeConverter.__new__(_TypeConverter)
@@ -64,7 +72,12 @@ cdef _TypeConverter new_converter(int kind, str hint, tuple subs=None, int32_t t
     return conv
 
 
-cdef _TypeConverter _build_converter(schema):
+def _build_converter(schema):
+    """The converter of a TypeSchema (TypeError when its origin names no known type)."""
+    return build_schema_converter(schema)
+
+
+cdef _TypeConverter build_schema_converter(schema):
     """The converter of a TypeSchema (TypeError when its origin names no known type)."""
     origin = schema.origin
     args = schema.args

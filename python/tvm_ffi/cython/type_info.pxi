@@ -24,6 +24,13 @@ class TypeField:
         """A property reading (and, unless frozen, writing) this field on ``cls`` objects."""
         return FFIProperty(self, not self.frozen, doc=self.doc or None)
 
+    def normalize_value(self, value):
+        """The value a write of ``value`` stores: for a field of an enum type, the member an
+        int or str payload stands for; else ``value`` itself."""
+        if isinstance(value, CObject) or not _is_enum_schema(self.ty):
+            return value
+        return _to_py_class_value(self.ty.convert(value))
+
     def __repr__(self):
         return f"TypeField(name={self.name!r})"
 
@@ -55,6 +62,16 @@ class TypeMethod:
 
     def __repr__(self):
         return f"TypeMethod(name={self.name!r})"
+
+
+def _member_method_wrapper(method_func):
+    """A plain function ``wrapper(self, *args)`` calling ``method_func(self, *args)``: installed
+    on a class, it binds like a method (a Function does not)."""
+    @cython.binding(True)
+    def wrapper(self, *args):
+        return method_func(self, *args)
+
+    return wrapper
 
 
 class TypeInfo:
@@ -124,6 +141,72 @@ cdef int field_store_kind(object field):
     return STORE_INLINE
 
 
+cdef class FieldGetter:
+    """The native getter of a reflected field: ``getter(obj)`` reads the field of ``obj``."""
+
+    cdef dict __dict__
+    cdef TVMFFIFieldGetter getter
+    cdef int64_t offset
+
+    def __call__(self, obj):
+        if not isinstance(obj, CObject):
+            raise TypeError(f"FieldGetter(): expected an FFI object, got '{type(obj).__name__}'")
+        if self.getter == NULL:
+            raise ValueError("FieldGetter(): this getter has no native function")
+        return read_by_getter(self.getter, object_field_address(obj, self.offset))
+
+
+cdef class FieldSetter:
+    """The native setter of a reflected field: ``setter(obj, value)`` converts ``value`` and
+    writes it to the field of ``obj``."""
+
+    cdef dict __dict__
+    cdef void* setter
+    cdef int64_t offset
+    cdef int64_t flags
+
+    def __call__(self, obj, value):
+        if not isinstance(obj, CObject):
+            raise TypeError(f"FieldSetter(): expected an FFI object, got '{type(obj).__name__}'")
+        if self.setter == NULL:
+            raise ValueError("FieldSetter(): this setter has no native function")
+        write_by_setter(self, object_field_address(obj, self.offset), value)
+
+
+cdef FieldGetter new_field_getter(TVMFFIFieldGetter getter, int64_t offset):
+    cdef FieldGetter result = FieldGetter.__new__(FieldGetter)
+    result.getter = getter
+    result.offset = offset
+    return result
+
+
+cdef FieldSetter new_field_setter(void* setter, int64_t offset, int64_t flags):
+    cdef FieldSetter result = FieldSetter.__new__(FieldSetter)
+    result.setter = setter
+    result.offset = offset
+    result.flags = flags
+    return result
+
+
+cdef int write_by_setter(FieldSetter setter, void* address, object value) except -1:
+    """Writes ``value`` at ``address`` through the setter: a C function, or a Function object
+    (kTVMFFIFieldFlagBitSetterIsFunctionObj) called with the address and the value."""
+    cdef TVMFFIAny cell
+    cdef TVMFFIObjectHandle temp = NULL
+    if setter.flags & kTVMFFIFieldFlagBitSetterIsFunctionObj:
+        TVMFFIObjectIncRef(setter.setter)
+        setter_func = make_object_from_handle(setter.setter)
+        setter_func(ctypes.c_void_p(<uint64_t>address), value)
+        return 0
+    try:
+        convert_arg(value, &cell, &temp, NULL)
+        CHECK_CALL((<TVMFFIFieldSetter>setter.setter)(address, &cell))
+    finally:
+        if temp != NULL:
+            TVMFFIObjectDecRef(temp)
+    return 0
+
+
 cdef class FFIProperty:
     """The descriptor of a reflected field on its class: reads it (and, unless read-only,
     writes it) in the native object; ``set`` writes even read-only fields.
@@ -138,7 +221,7 @@ cdef class FFIProperty:
     cdef int64_t offset
     cdef int read_kind
     cdef int store_kind
-    cdef TVMFFIFieldGetter getter
+    cdef TVMFFIFieldGetter native_getter
     cdef object converter
     cdef object enum_schema
     cdef bint holds_str
@@ -149,7 +232,7 @@ cdef class FFIProperty:
         self.offset = field.offset
         self.read_kind = field_read_kind(field)
         self.store_kind = field_store_kind(field)
-        self.getter = <TVMFFIFieldGetter><void*><uint64_t>field.getter
+        self.native_getter = (<FieldGetter?>field.getter).getter
         self.converter = field.py_converter
         self.holds_str = field.ty is not None and field.ty.origin == "str"
         self.enum_schema = field.ty if _is_enum_schema(field.ty) else None
@@ -165,7 +248,7 @@ cdef class FFIProperty:
             return (<double*>address)[0]
         if self.read_kind == READ_BOOL:
             return (<uint8_t*>address)[0] != 0
-        return read_by_getter(self.getter, address)
+        return read_by_getter(self.native_getter, address)
 
     def __set__(self, obj, value):
         if not self.writable:
@@ -190,6 +273,23 @@ cdef class FFIProperty:
     def fset(self):
         """The writing function ``fset(obj, value)``; None for a read-only field."""
         return self.__set__ if self.writable else None
+
+    @property
+    def fdel(self):
+        """None: a field cannot be deleted (as for ``property``)."""
+        return None
+
+    def getter(self, fget):
+        """A ``property`` like this one that reads with ``fget`` (as ``property.getter``)."""
+        return property(fget, self.fset, None, self.__doc__)
+
+    def setter(self, fset):
+        """A ``property`` like this one that writes with ``fset`` (as ``property.setter``)."""
+        return property(self.fget, fset, None, self.__doc__)
+
+    def deleter(self, fdel):
+        """A ``property`` like this one that deletes with ``fdel`` (as ``property.deleter``)."""
+        return property(self.fget, self.fset, fdel, self.__doc__)
 
     def _read(self, obj):
         return self.__get__(obj, type(obj))
@@ -406,7 +506,8 @@ cdef object build_field(const TVMFFIFieldInfo* field):
         field_static_type_index=field.field_static_type_index, flags=field.flags,
         frozen=(field.flags & kTVMFFIFieldFlagBitMaskWritable) == 0,
         metadata=metadata, ty=metadata_type_schema(metadata),
-        getter=<uint64_t><void*>field.getter, setter=<uint64_t>field.setter)
+        getter=new_field_getter(field.getter, field.offset),
+        setter=new_field_setter(field.setter, field.offset, field.flags))
     set_field_traits(result, field)
     return result
 
@@ -479,30 +580,13 @@ cdef void* field_address(object obj, object field) except NULL:
 
 def _field_get(obj, field):
     """Reads a reflected field of obj through the field's native getter."""
-    cdef TVMFFIAny result
-    cdef TVMFFIFieldGetter getter = <TVMFFIFieldGetter><void*><uint64_t>field.getter
-    TVMFFIPySetNone(&result)
-    CHECK_CALL(getter(field_address(obj, field), &result))
-    return make_result(&result)
+    return read_by_getter((<FieldGetter?>field.getter).getter, field_address(obj, field))
 
 
 def _field_set(obj, field, value):
     """Writes a reflected field of obj through its native setter (a C function or Function)."""
     cdef void* address = field_address(obj, field)
-    cdef TVMFFIAny cell
-    cdef TVMFFIObjectHandle temp = NULL
-    cdef TVMFFIFieldSetter setter
-    if field.setter == 0:
+    cdef FieldSetter setter = <FieldSetter?>field.setter
+    if setter.setter == NULL:
         raise AttributeError(f"Object.__setattr__(): field '{field.name}' has no setter")
-    if field.flags & kTVMFFIFieldFlagBitSetterIsFunctionObj:
-        TVMFFIObjectIncRef(<void*><uint64_t>field.setter)
-        setter_func = make_object_from_handle(<void*><uint64_t>field.setter)
-        setter_func(ctypes.c_void_p(<uint64_t>address), value)
-        return
-    setter = <TVMFFIFieldSetter><void*><uint64_t>field.setter
-    try:
-        convert_arg(value, &cell, &temp, NULL)
-        CHECK_CALL(setter(address, &cell))
-    finally:
-        if temp != NULL:
-            TVMFFIObjectDecRef(temp)
+    write_by_setter(setter, address, value)

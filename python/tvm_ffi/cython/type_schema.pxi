@@ -158,7 +158,7 @@ class TypeSchema:
         """The converter of this schema, built on first use (TypeError for unknown origins)."""
         converter = self.__dict__.get("_converter_cache")
         if converter is None:
-            converter = _build_converter(self)
+            converter = build_schema_converter(self)
             self.__dict__["_converter_cache"] = converter
         return converter
 
