@@ -65,11 +65,22 @@ int64_t BigIntKeyHash(const Any& key) { return static_cast<int64_t>(AsBigInt(key
 /// The `__any_equal__` of ffi.BigInt: map keys of equal value are one key.
 bool BigIntKeyEqual(const Any& lhs, const Any& rhs) { return AsBigInt(lhs) == AsBigInt(rhs); }
 
+/// The metadata of ffi.BigInt: the size of the object without its trailing words, no creator
+/// (a BigInt is only made from a value) and no structural kind (compared by value instead).
+void RegisterBigIntMetadata() {
+  TVMFFITypeMetadata metadata{};
+  metadata.total_size = static_cast<int32_t>(sizeof(details::BigIntObj));
+  metadata.structural_eq_hash_kind = kTVMFFISEqHashKindUnsupported;
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMetadata(TypeIndex::kTVMFFIBigInt, &metadata));
+}
+
 }  // namespace
 
 TVM_FFI_STATIC_INIT_BLOCK() {
   namespace refl = reflection;
+  RegisterBigIntMetadata();
   refl::TypeAttrDef<details::BigIntObj>()
+      .attr(type_attr::kTypeFinal, details::BigIntObj::_type_final)
       .native_fn_attr<&BigIntKeyHash>(type_attr::kAnyHash)
       .native_fn_attr<&BigIntKeyEqual>(type_attr::kAnyEqual)
       .def(refl::type_attr::kHash,

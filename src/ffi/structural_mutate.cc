@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // structural_mutate.cc: the runtime side of extra/structural_mutate.h: the ffi.StructuralMutator
-// type, the mutate hooks of the containers and of strings and bytes, and the globals through
-// which frontends drive a structural map or mutate.
+// type, the mutate hooks of the containers and of strings, bytes and big integers, and the
+// globals through which frontends drive a structural map or mutate.
 //
 // A frontend callback list is an Array of (type index, Function[, accepts mode]) entries; an
 // entry selects values as details::RuntimeTypeIndexMatch says (-1 selects every value). The
@@ -12,6 +12,7 @@
 // itself) is a RecursionError, not a crash. Their in-place forms, called for a uniquely owned
 // container under InplaceMode::kAllow, write the new items into the container itself.
 #include <tvm/ffi/any.h>
+#include <tvm/ffi/big_int.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/dict.h>
 #include <tvm/ffi/container/list.h>
@@ -254,14 +255,14 @@ void RegisterMutateHooks() {
 
 TVM_FFI_STATIC_INIT_BLOCK() {
   namespace refl = reflection;
-  RegisterTraversalType(StructuralMutatorObj::_GetOrAllocRuntimeTypeIndex(),
-                        static_cast<int32_t>(sizeof(StructuralMutatorObj)));
+  RegisterTraversalType<StructuralMutatorObj>();
   RegisterMutateHooks<ArrayObj, &SeqMutate<Array<Any>, ArrayObj>, &SeqMutateInPlace<ArrayObj>>();
   RegisterMutateHooks<ListObj, &SeqMutate<List<Any>, ListObj>, &SeqMutateInPlace<ListObj>>();
   RegisterMutateHooks<MapObj, &MapMutate<Map<Any, Any>, MapObj>, &MapMutateInPlace<MapObj>>();
   RegisterMutateHooks<DictObj, &MapMutate<Dict<Any, Any>, DictObj>, &MapMutateInPlace<DictObj>>();
   RegisterMutateHooks<StringObj, &LeafMutate, &LeafMutate>();
   RegisterMutateHooks<BytesObj, &LeafMutate, &LeafMutate>();
+  RegisterMutateHooks<details::BigIntObj, &LeafMutate, &LeafMutate>();
   refl::GlobalDef()
       .def("ffi.StructuralMap", MapWithCallbacks,
            "Map root with (type index, callback) lists and a walk order; returns the result")

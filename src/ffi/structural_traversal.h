@@ -6,6 +6,7 @@
 
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/error.h>
+#include <tvm/ffi/reflection/registry.h>
 
 #include <cstdint>
 
@@ -22,16 +23,21 @@ inline TVMFFIDefRegionKind CheckedDefRegionKind(int64_t kind) {
   return static_cast<TVMFFIDefRegionKind>(kind);
 }
 
-/// Registers the metadata of a traversal type (a visitor or mutator) of total_size bytes. It
-/// has no reflection: such an object comes only from a running traversal, and a copy would lose
-/// its engine.
-inline void RegisterTraversalType(int32_t type_index, int32_t total_size) {
+/// Registers the metadata of a traversal type (a visitor or mutator) and its
+/// `__ffi_type_final__` (false: each engine is a C++ subclass sharing the type's index). It has
+/// no other reflection, `__ffi_shallow_copy__` included: such an object comes only from a
+/// running traversal, and a copy would lose its engine.
+template <typename TraversalObj>
+inline void RegisterTraversalType() {
+  int32_t type_index = TraversalObj::_GetOrAllocRuntimeTypeIndex();
   TVMFFITypeMetadata metadata;
   metadata.doc = TVMFFIByteArray{nullptr, 0};
   metadata.creator = nullptr;
-  metadata.total_size = total_size;
+  metadata.total_size = static_cast<int32_t>(sizeof(TraversalObj));
   metadata.structural_eq_hash_kind = kTVMFFISEqHashKindUnsupported;
   TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMetadata(type_index, &metadata));
+  reflection::details::RegisterTypeAttr(type_index, reflection::type_attr::kTypeFinal,
+                                        TraversalObj::_type_final);
 }
 
 }  // namespace ffi

@@ -133,11 +133,11 @@ StructuralVisitorObj* MutableVisitor(const StructuralVisitor& visitor) {
 
 TVM_FFI_STATIC_INIT_BLOCK() {
   namespace refl = reflection;
-  refl::ObjectDef<VisitInterruptObj>().def_ro("value", &VisitInterruptObj::value,
-                                              refl::DefaultValue(Any()),
-                                              "Payload handed back to the visit's caller");
-  RegisterTraversalType(StructuralVisitorObj::_GetOrAllocRuntimeTypeIndex(),
-                        static_cast<int32_t>(sizeof(StructuralVisitorObj)));
+  // Made by ffi.VisitInterrupt: no generated `__ffi_init__`.
+  refl::ObjectDef<VisitInterruptObj>(refl::init(false))
+      .def_ro("value", &VisitInterruptObj::value, refl::DefaultValue(Any()),
+              "Payload handed back to the visit's caller");
+  RegisterTraversalType<StructuralVisitorObj>();
   refl::TypeAttrDef<ArrayObj>().native_fn_attr<&ArrayVisit>(type_attr::kStructuralVisit);
   refl::TypeAttrDef<ListObj>().native_fn_attr<&ListVisit>(type_attr::kStructuralVisit);
   refl::TypeAttrDef<MapObj>().native_fn_attr<&MapVisit>(type_attr::kStructuralVisit);

@@ -229,6 +229,11 @@ class TypeTable {
         {kTVMFFIVisitInterrupt, StaticTypeKey::kTVMFFIVisitInterrupt},
         {kTVMFFIBigInt, StaticTypeKey::kTVMFFIBigInt}};
     Register(StaticTypeKey::kTVMFFIObject, kTVMFFIObject, 0, 0, true, -1);
+    // The root's size is the object header's, which the C ABI fixes.
+    TVMFFITypeMetadata root_metadata{};
+    root_metadata.total_size = static_cast<int32_t>(sizeof(TVMFFIObject));
+    root_metadata.structural_eq_hash_kind = kTVMFFISEqHashKindUnsupported;
+    RegisterMetadata(kTVMFFIObject, root_metadata);
     for (const auto& [index, key] : kObjectKeys) Register(key, index, 1, 0, true, kTVMFFIObject);
   }
 

@@ -192,7 +192,8 @@ Array<reflection::AccessPath> VisitErrorContext::FindAccessPaths(
 
 TVM_FFI_STATIC_INIT_BLOCK() {
   namespace refl = reflection;
-  refl::ObjectDef<VisitErrorContextObj>()
+  // Made only while an error unwinds a visit: no generated `__ffi_init__`.
+  refl::ObjectDef<VisitErrorContextObj>(refl::init(false))
       .def_ro("reverse_visit_pattern", &VisitErrorContextObj::reverse_visit_pattern)
       .def_ro("prev_error_context", &VisitErrorContextObj::prev_error_context);
   refl::GlobalDef().def(

@@ -842,3 +842,15 @@ def test_ordering_a_cycle_names_the_cyclic_reference():
     assert first == second  # equality of cycles is defined
     with pytest.raises(ValueError, match="cyclic reference detected in ordering"):
         _ = first < second
+
+
+def test_type_info_keeps_the_decorator_options() -> None:
+    # Apache's field hooks read the options from type_info._decorator_args.
+    @py_class(unique_key("DecoratorArgs"), frozen=True, kw_only=True)
+    class DecoratorArgs(tvm_ffi.Object):
+        x: int
+
+    options = DecoratorArgs.__tvm_ffi_type_info__._decorator_args
+    assert options["frozen"] is True
+    assert options["kw_only"] is True
+    assert options["eq"] is False

@@ -77,8 +77,9 @@ def _member_method_wrapper(method_func):
 class TypeInfo:
     """Reflection record of a native type (fields and methods are its own, not inherited)."""
 
+    # _decorator_args: a @py_class type's decorator options, which Apache's field hooks read.
     __slots__ = ("type_cls", "type_index", "type_key", "type_ancestors", "fields", "methods",
-                 "parent_type_info", "_total_size")
+                 "parent_type_info", "_total_size", "_decorator_args")
 
     def __init__(self, **kwargs):
         for key, value in kwargs.items():

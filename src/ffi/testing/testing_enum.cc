@@ -16,8 +16,17 @@ class TestEnumVariantObj : public EnumObj {
   TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.TestEnumVariant", TestEnumVariantObj, EnumObj);
 };
 
+/// Reference to a testing.TestEnumVariant member: what its `__ffi_convert__` accepts and returns.
+class TestEnumVariant : public Enum {
+ public:
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(TestEnumVariant, Enum, TestEnumVariantObj);
+};
+
 TVM_FFI_STATIC_INIT_BLOCK() {
   namespace refl = reflection;
+  // Metadata, `__ffi_new__`, `__ffi_shallow_copy__` and finality as for any reflected type; the
+  // members come from EnumDef, so no generated `__ffi_init__`.
+  refl::ObjectDef<TestEnumVariantObj>(refl::init(false)).def_convert<TestEnumVariant>();
   refl::EnumDef<TestEnumVariantObj>("Alpha").set_attr("code", 10);
   refl::EnumDef<TestEnumVariantObj>("Beta").set_attr("code", 20);
   refl::GlobalDef().def("testing.enum_variant_get", [](const String& name) {

@@ -83,14 +83,14 @@ class TestUnregisteredBaseObject : public Object {
                               Object);
 };
 
-/// testing.TestUnregisteredObject: derived unregistered type.
+/// testing.TestUnregisteredObject: derived unregistered type (not final).
 class TestUnregisteredObject : public TestUnregisteredBaseObject {
  public:
   int64_t v2;
   TestUnregisteredObject(int64_t v1, int64_t v2) : TestUnregisteredBaseObject(v1), v2(v2) {}
   int64_t GetV2PlusTwo() const { return v2 + 2; }
-  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.TestUnregisteredObject", TestUnregisteredObject,
-                                    TestUnregisteredBaseObject);
+  TVM_FFI_DECLARE_OBJECT_INFO("testing.TestUnregisteredObject", TestUnregisteredObject,
+                              TestUnregisteredBaseObject);
 };
 
 namespace {
@@ -126,9 +126,11 @@ void RegisterObjectPtrHolder() {
 void RegisterUnregistered() {
   refl::ObjectDef<TestUnregisteredBaseObject>()
       .def_ro("v1", &TestUnregisteredBaseObject::v1)
+      .def(refl::init<int64_t>(), "Makes an object holding v1")
       .def("get_v1_plus_one", &TestUnregisteredBaseObject::GetV1PlusOne, "Get (v1 + 1)");
   refl::ObjectDef<TestUnregisteredObject>()
       .def_ro("v2", &TestUnregisteredObject::v2)
+      .def(refl::init<int64_t, int64_t>(), "Makes an object holding v1 and v2")
       .def("get_v2_plus_two", &TestUnregisteredObject::GetV2PlusTwo, "Get (v2 + 2)");
   refl::GlobalDef().def("testing.make_unregistered_object",
                         []() { return ObjectRef(make_object<TestUnregisteredObject>(41, 42)); });
