@@ -7,7 +7,7 @@ wheel first on the path and once with ours. A name counts when it is defined in 
 class or function whose ``__module__`` is one of the package's, or any other value but the
 typing helpers a module imports); names the module merely imports from the standard library do
 not. Each counted name must exist in ours with the same kind, a callable of Apache's with
-the same parameter names and a class with at least its public members, unless
+the same parameter names and a class with at least its members (dunders aside), unless
 ``surface_omissions.txt`` lists it (``module | name | reason``, the name ``*`` for a whole
 module, ``Class.member`` for a member) with its reason.
 """

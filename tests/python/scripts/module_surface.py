@@ -55,19 +55,19 @@ def describe(value: Any) -> dict[str, Any]:
     whose signature can be read."""
     entry: dict[str, Any] = {"kind": kind_of(value), "origin": origin_of(value)}
     if inspect.isclass(value):
-        entry["members"] = public_members(value)
+        entry["members"] = class_members(value)
     elif callable(value):
         entry["params"] = parameter_names(value)
     return entry
 
 
-def public_members(cls: type) -> list[str]:
-    """The public attribute names of a class, inherited ones included."""
+def class_members(cls: type) -> list[str]:
+    """The attribute names of a class, inherited and private ones included, dunders left out."""
     try:
         names = dir(cls)
     except Exception:  # a metaclass's __dir__ may fail; such a class lists none
         return []
-    return sorted(name for name in names if not name.startswith("_"))
+    return sorted(name for name in names if not (name.startswith("__") and name.endswith("__")))
 
 
 def module_names(package: Any) -> list[str]:
