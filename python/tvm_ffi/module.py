@@ -136,7 +136,8 @@ class Module(Object):
 
     def get_write_formats(self) -> Array[str]:
         """Return the formats accepted by :meth:`write_to_file` (an Array of str, as Apache's)."""
-        return _WRITE_FORMATS(self)
+        formats: Array[str] = _WRITE_FORMATS(self)
+        return formats
 
     def get_property_mask(self) -> int:
         """Bit set of :class:`ModulePropertyMask`."""
