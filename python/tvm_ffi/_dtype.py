@@ -46,11 +46,6 @@ class DataTypeCode(enum.IntEnum):
     FLOAT4_E2M1FN = 17
 
 
-_FLOAT_CODES = frozenset(
-    [DataTypeCode.FLOAT, DataTypeCode.BFLOAT, *range(DataTypeCode.FLOAT8_E3M4, 18)]
-)
-
-
 class _LazyNumpyTable:
     """Class attribute that builds the numpy dtype table when first read (imports numpy)."""
 
@@ -78,6 +73,16 @@ class dtype(str):
     __slots__ = ("_tvm_ffi_dtype",)
     _tvm_ffi_dtype: core.DataType
     _NUMPY_DTYPE_TO_STR: ClassVar[Any] = _LazyNumpyTable()
+    # The type codes ``is_integer`` and ``is_float`` accept.
+    _INTEGER_CODES: ClassVar[set[int]] = {DataTypeCode.INT, DataTypeCode.UINT}
+    _FLOAT_CODES: ClassVar[set[int]] = {
+        DataTypeCode.FLOAT,
+        DataTypeCode.BFLOAT,
+        *(
+            DataTypeCode(code)
+            for code in range(DataTypeCode.Float8E3M4, DataTypeCode.Float4E2M1FN + 1)
+        ),
+    }
 
     def __new__(cls, content: Any) -> dtype:
         text = str(content)
@@ -129,12 +134,12 @@ class dtype(str):
     @property
     def is_integer(self) -> builtins.bool:
         """Whether this is a signed or unsigned integer type."""
-        return self.type_code in (DataTypeCode.INT, DataTypeCode.UINT)
+        return self.type_code in self._INTEGER_CODES
 
     @property
     def is_float(self) -> builtins.bool:
         """Whether this is a floating point type (float, bfloat, float8/6/4 variants)."""
-        return self.type_code in _FLOAT_CODES
+        return self.type_code in self._FLOAT_CODES
 
     @property
     def is_handle(self) -> builtins.bool:

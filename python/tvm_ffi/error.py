@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from types import TracebackType
+from types import CodeType, FrameType, TracebackType
 from typing import Callable, TypeVar, overload
 
 from . import core
@@ -84,6 +84,22 @@ class TracebackManager:
         """
         return _traceback_from_backtrace(backtrace)
 
+    def _get_cached_code_object(self, filename: str, lineno: int, func: str) -> CodeType:
+        """Return the code object of the frame :meth:`_create_frame` makes.
+
+        It is named ``func`` and starts at ``lineno`` of ``filename``; the core caches the code
+        of each file and function.
+        """
+        return self._create_frame(filename, lineno, func).f_code
+
+    def _create_frame(self, filename: str, lineno: int, func: str) -> FrameType:
+        """Return a finished frame of ``func`` at ``filename:lineno``, standing for a native one.
+
+        Tracebacks show it like a Python frame; the frames Python reports to native errors
+        leave it out.
+        """
+        return core._native_frame(filename, lineno, func)
+
     def append_traceback(
         self, tb: TracebackType | None, filename: str, lineno: int, func: str
     ) -> TracebackType:
@@ -92,11 +108,8 @@ class TracebackManager:
         The new entry is the outermost one (``tb`` becomes its ``tb_next``), so appending a
         backtrace's frames innermost first builds the chain in call order, as Apache's does.
         """
-        entry = _traceback_from_backtrace(f'  File "{filename}", line {lineno}, in {func}\n')
-        if entry is None:
-            raise ValueError(f"append_traceback(): cannot make a traceback entry for {filename!r}")
-        entry.tb_next = tb
-        return entry
+        frame = self._create_frame(filename, lineno, func)
+        return TracebackType(tb, frame, frame.f_lasti, lineno)
 
 
 _TRACEBACK_MANAGER = TracebackManager()

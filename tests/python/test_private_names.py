@@ -7,8 +7,11 @@ tvm_ffi.config, tvm_ffi.structural and tvm_ffi._tensor/_convert are here too.
 
 from __future__ import annotations
 
+import copy
 import ctypes
+import importlib
 import inspect
+import json
 import sys
 import traceback
 import types
@@ -584,3 +587,281 @@ def test_extension_build_impl_builds_a_library(tmp_path: Any) -> None:
     )
     assert path == str(build_dir / "private_build_impl.so")
     assert tvm_ffi.load_module(path).add_one(1) == 2
+
+
+# ------------------------------------------------------------------------------------------
+# Private members of classes
+# ------------------------------------------------------------------------------------------
+def test_device_tables_map_names_and_codes_both_ways() -> None:
+    to_name = tvm_ffi.Device._DEVICE_TYPE_TO_NAME
+    to_code = tvm_ffi.Device._DEVICE_NAME_TO_TYPE
+    assert to_name[2] == "cuda" and to_name[3] == "cuda_host" and to_name[12] == "ext_dev"
+    assert to_code["mps"] == to_code["metal"] == 8 and to_code["wgpu"] == 15
+    # Host, managed and oneapi memory have a name but no constructor spelling; llvm neither.
+    assert {"cuda_host", "rocm_host", "cuda_managed", "oneapi", "llvm"}.isdisjoint(to_code)
+    assert set(to_code.values()) < set(to_name)
+    assert all(isinstance(code, core.DLDeviceType) for code in to_name)
+    for name, code in to_code.items():
+        device = tvm_ffi.Device(f"{name}:3")
+        assert (device.dlpack_device_type(), device.index) == (code, 3)
+        assert device.type == to_name[code]
+    for code, name in to_name.items():
+        assert tvm_ffi.Device(code).type == name
+        if name in to_code:
+            assert tvm_ffi.Device(name) == tvm_ffi.Device(code)
+
+
+def test_device_tables_are_the_ones_device_reads() -> None:
+    to_name = tvm_ffi.Device._DEVICE_TYPE_TO_NAME
+    to_code = tvm_ffi.Device._DEVICE_NAME_TO_TYPE
+    assert tvm_ffi.Device("cpu")._DEVICE_NAME_TO_TYPE is to_code
+    to_code["private_npu"] = 12
+    to_name[99] = "private_npu"
+    try:
+        assert str(tvm_ffi.Device("private_npu:1")) == "ext_dev:1"
+        assert tvm_ffi.Device(99, 2).type == "private_npu"
+    finally:
+        del to_code["private_npu"], to_name[99]
+    with pytest.raises(ValueError, match="Unknown device"):
+        tvm_ffi.Device("private_npu")
+
+
+def test_dtype_code_sets_decide_is_integer_and_is_float() -> None:
+    dtype = tvm_ffi.dtype
+    assert sorted(dtype._INTEGER_CODES) == [0, 1]
+    assert sorted(dtype._FLOAT_CODES) == [2, 4, *range(7, 18)]
+    names = ["int8", "uint64", "float16", "bfloat16", "float8_e5m2", "float4_e2m1fn", "bool"]
+    for name in [*names, "handle", "int32x4", "float6_e3m2fn"]:
+        value = dtype(name)
+        assert value.is_integer == (value.type_code in dtype._INTEGER_CODES), name
+        assert value.is_float == (value.type_code in dtype._FLOAT_CODES), name
+    assert dtype("float8_e4m3fn").is_float and not dtype("bool").is_integer
+
+
+def test_type_info_has_type_metadata() -> None:
+    def info(key: str) -> Any:
+        return core._lookup_or_register_type_info_from_type_key(key)
+
+    assert info("testing.TestIntPair")._has_type_metadata
+    assert info("testing.TestIntPair").total_size == 40
+    assert info("ffi.Object")._has_type_metadata
+    assert not info("ffi.Array")._has_type_metadata  # a static type without native metadata
+    assert not info("ffi.String")._has_type_metadata
+
+    @tvm_ffi.dataclasses.py_class("test_private_names.WithMetadata")
+    class WithMetadata(tvm_ffi.Object):
+        x: int
+
+    assert core._type_cls_to_type_info(WithMetadata)._has_type_metadata
+    unregistered = copy.copy(info("testing.TestIntPair"))
+    unregistered.type_index = 1 << 30
+    assert unregistered._has_type_metadata is False
+
+
+def test_type_info_read_back_methods_reloads_the_native_table() -> None:
+    native = core._lookup_or_register_type_info_from_type_key("testing.TestIntPair")
+    assert {"__ffi_init__", "sum"} <= {m.name for m in native.methods}
+    fresh = copy.copy(native)
+    fresh.methods = []
+    assert fresh._read_back_methods() is None
+    assert [(m.name, m.is_static) for m in fresh.methods] == [
+        (m.name, m.is_static) for m in native.methods
+    ]
+    assert fresh.methods[0] is not native.methods[0]
+    pair = tvm_ffi.testing.TestIntPair(3, 4)
+    sum_method = next(m for m in fresh.methods if m.name == "sum")
+    assert sum_method.func(pair) == 7
+    unregistered = copy.copy(native)
+    unregistered.type_index = 1 << 30
+    with pytest.raises(ValueError, match="not registered"):
+        unregistered._read_back_methods()
+
+
+def test_type_field_is_payload_enum_field() -> None:
+    from tvm_ffi.dataclasses.enum import Enum
+
+    holder = core._lookup_or_register_type_info_from_type_key("testing.TestCxxEnumHolder")
+    flags = {f.name: f._is_payload_enum_field() for f in holder.fields}
+    assert flags["priority"] and flags["opcode"]  # IntEnum and StrEnum fields
+
+    class Shade(Enum, type_key="test_private_names.Shade"):
+        depth: int
+        light = None
+
+    @tvm_ffi.dataclasses.py_class("test_private_names.EnumFields")
+    class EnumFields(tvm_ffi.Object):
+        shade: Shade
+        level: tvm_ffi.testing._TestCxxIntEnum
+        count: int
+
+    fields = {f.name: f for f in core._type_cls_to_type_info(EnumFields).fields}
+    assert not fields["shade"]._is_payload_enum_field()  # a plain Enum has no int/str payload
+    assert fields["level"]._is_payload_enum_field()
+    assert not fields["count"]._is_payload_enum_field()
+    untyped = copy.copy(fields["level"])
+    untyped.ty = None
+    assert not untyped._is_payload_enum_field()
+
+
+def test_type_schema_repr_impl_is_the_repr() -> None:
+    T = core.TypeSchema
+    schemas = [
+        T("Optional", (T("int"),)),
+        T.from_json_str('{"type":"ffi.Map","args":[{"type":"str"},{"type":"int"}]}'),
+        T("Callable", named_args={"return": (T("int"),), "params": (T("str"),)}),
+        T("tuple", ()),
+    ]
+    for schema in schemas:
+        assert schema._repr_impl(None, False, frozenset()) == repr(schema) == schema.output_repr()
+        assert schema._repr_impl(None, True, frozenset()) == schema.input_repr()
+        assert schema._repr_impl(str.upper, False, frozenset()) == schema.repr(str.upper)
+
+
+def test_type_schema_repr_impl_expands_a_conversion_schema_once() -> None:
+    key = "test_private_names.Convertible"
+
+    @tvm_ffi.dataclasses.py_class(key)
+    class Convertible(tvm_ffi.Object):
+        x: int
+
+    index = core._object_type_key_to_index(key)
+    accepted = {"type": "Union", "args": [{"type": "int"}, {"type": key}]}
+    core._register_type_attr(index, "__ffi_convert_type_schema__", json.dumps(accepted))
+    schema = core.TypeSchema(key)
+    # Input text names what converts; the type itself is not expanded a second time.
+    assert schema._repr_impl(None, True, frozenset()) == f"int | {key}"
+    assert schema.input_repr() == f"int | {key}"
+    assert schema._repr_impl(None, True, frozenset({index})) == key
+    assert schema._repr_impl(None, False, frozenset()) == key == schema.output_repr()
+
+
+def test_field_valid_structural_eq_values() -> None:
+    from tvm_ffi.dataclasses import Field, field
+
+    valid = Field._VALID_STRUCTURAL_EQ_VALUES
+    assert {None, "ignore", "def", "def-pattern", "def-simple"} <= valid
+    for value in valid:
+        assert field(structural_eq=value).structural_eq == value
+    assert "recursive" not in valid
+    with pytest.raises(ValueError, match="structural_eq must be one of"):
+        field(structural_eq="recursive")
+
+
+def _gen_abi_cpp_module() -> Any:
+    return importlib.import_module("tvm_ffi.dataclasses.gen_abi_cpp")
+
+
+def test_gen_abi_cpp_generator_lowers_values_and_objects() -> None:
+    gen_module = _gen_abi_cpp_module()
+    T = core.TypeSchema
+    gen = gen_module._Generator([])
+    pair = T("testing.TestIntPair")
+
+    def lowered(carrier: Any) -> tuple[str, int, int]:
+        return carrier.cpp_type, carrier.size, carrier.alignment
+
+    assert lowered(gen._lower_value(T("int"))) == ("int64_t", 8, 8)
+    assert lowered(gen._lower_value(T("str"))) == ("::tvm::ffi::String", 16, 8)
+    assert lowered(gen._lower_value(T("Optional", (pair,)))) == ("::tvm::ffi::Any", 16, 8)
+    nullable = gen._lower_value(T("Optional", (pair,)), container_argument=True)
+    assert nullable.cpp_type == "::tvm::ffi::ObjectPtr<::testing::TestIntPairObj>"
+    array = gen._lower_value(T("Array", (T("Optional", (pair,)),)))
+    assert array.cpp_type == "::tvm::ffi::Array<::tvm::ffi::ObjectPtr<::testing::TestIntPairObj>>"
+    union = gen._lower_value(T("Map", (T("str"), T("Union", (pair, T("Array"))))))
+    assert union.cpp_type == (
+        "::tvm::ffi::Map<::tvm::ffi::String, ::tvm::ffi::Arc<::tvm::ffi::Object>>"
+    )
+    assert gen._lower_value(T("tuple", (T("int"), T("float")))).cpp_type == (
+        "::tvm::ffi::Tuple<int64_t, double>"
+    )
+    assert lowered(gen._lower_object(pair)) == ("::tvm::ffi::Arc<::testing::TestIntPairObj>", 8, 8)
+    assert gen._lower_object(T("Object")).cpp_type == "::tvm::ffi::Arc<::tvm::ffi::Object>"
+    assert gen._lower_object(T("ffi.Shape")).cpp_type == "::tvm::ffi::Shape"
+    assert gen._lower_nullable_object(T("str")).cpp_type == (
+        "::tvm::ffi::ObjectPtr<::tvm::ffi::detail::StringObj>"
+    )
+    with pytest.raises(ValueError):
+        gen._lower_value(T("None"))
+
+
+def test_gen_abi_cpp_generator_dynamic_object_type_is_a_dependency() -> None:
+    gen = _gen_abi_cpp_module()._Generator([])
+    T = core.TypeSchema
+    assert gen._get_dynamic_object_cpp_type(T("testing.TestIntPair")) == (
+        "::testing::TestIntPairObj"
+    )
+    assert [info.type_key for info in gen.dependencies.values()] == ["testing.TestIntPair"]
+    for static in ("int", "str", "Object"):
+        with pytest.raises(ValueError, match="not a user-defined object type"):
+            gen._get_dynamic_object_cpp_type(T(static))
+    header = gen.build()
+    assert "struct TestIntPairObj : public ::tvm::ffi::Object {" in header
+
+
+def test_gen_abi_cpp_generator_lower_field_matches_the_header() -> None:
+    gen_module = _gen_abi_cpp_module()
+    info = core._lookup_or_register_type_info_from_type_key("testing.SchemaAllTypes")
+    gen = gen_module._Generator([info])
+    carriers = {f.name: gen._lower_field(f, info) for f in info.fields}
+    assert carriers["v_int"].cpp_type == "int64_t"
+    assert carriers["v_device"].cpp_type == "DLDevice"
+    assert carriers["v_map_str_int"].cpp_type == "::tvm::ffi::Map<::tvm::ffi::String, int64_t>"
+    header = gen.build()
+    for name, carrier in carriers.items():
+        assert f"  {carrier.cpp_type} {name};  // offset=" in header, name
+    field = info.fields[0]
+    wrong = copy.copy(next(f for f in info.fields if f.name == "v_int"))
+    wrong.size, wrong.alignment = 3, 1  # no C++ type has this layout
+    with pytest.raises(ValueError):
+        gen._lower_field(wrong, info)
+    assert gen._lower_field(field, info) == carriers[field.name]
+
+
+def test_traceback_manager_frame_helpers() -> None:
+    manager = error._TRACEBACK_MANAGER
+    frame = manager._create_frame("/native/src/kernel.cc", 42, "RunKernel")
+    assert isinstance(frame, types.FrameType)
+    assert (frame.f_code.co_filename, frame.f_code.co_name) == (
+        "/native/src/kernel.cc",
+        "RunKernel",
+    )
+    assert frame.f_lineno == 42
+    code = manager._get_cached_code_object("/native/src/kernel.cc", 7, "Other")
+    assert isinstance(code, types.CodeType)
+    assert (code.co_filename, code.co_name, code.co_firstlineno) == (
+        "/native/src/kernel.cc",
+        "Other",
+        7,
+    )
+    tb = types.TracebackType(None, frame, frame.f_lasti, 42)
+    assert traceback.format_tb(tb) == ['  File "/native/src/kernel.cc", line 42, in RunKernel\n']
+    # A frame without line information (line 0) formats without reading the file.
+    no_line = manager._create_frame("/native/lib/libx.so", 0, "Entry")
+    entry = types.TracebackType(tb, no_line, no_line.f_lasti, 0)
+    assert traceback.format_tb(entry)[0] == '  File "/native/lib/libx.so", line 0, in Entry\n'
+
+
+def test_traceback_manager_append_traceback_puts_the_new_entry_first() -> None:
+    manager = error.TracebackManager()
+    tb = manager.append_traceback(None, "/native/a.cc", 3, "Inner")
+    tb = manager.append_traceback(tb, "/native/b.cc", 9, "Outer")
+    assert [line.split(",")[0] for line in traceback.format_tb(tb)] == [
+        '  File "/native/b.cc"',
+        '  File "/native/a.cc"',
+    ]
+    assert error._traceback_to_backtrace_str(tb) == (
+        '  File "/native/a.cc", line 3, in Inner\n  File "/native/b.cc", line 9, in Outer\n'
+    )
+
+
+def test_rust_object_renderer_deref_lines() -> None:
+    codegen = importlib.import_module("tvm_ffi.stub.rust_generator.codegen")
+    renderer = codegen._ObjectRenderer(info=None, imports=None, ty_map={}, module=(), declared={})
+    assert renderer._deref_lines("Pair", "PairObj", "base") == [
+        "impl Deref for Pair {",
+        "    type Target = PairObj;",
+        "    fn deref(&self) -> &PairObj {",
+        "        &self.base",
+        "    }",
+        "}",
+    ]

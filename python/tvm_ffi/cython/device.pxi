@@ -24,16 +24,23 @@ class DLDeviceType(enum.IntEnum):
     kDLTrn = 18
 
 
-cdef dict _DEVICE_TYPE_TO_NAME = {
-    1: "cpu", 2: "cuda", 3: "cuda_host", 4: "opencl", 7: "vulkan", 8: "metal", 9: "vpi",
-    10: "rocm", 11: "rocm_host", 12: "ext_dev", 13: "cuda_managed", 14: "oneapi", 15: "webgpu",
-    16: "hexagon", 17: "maia", 18: "trn",
+_K = DLDeviceType
+# The name of each device type code, and the code of each name the constructor accepts (the
+# host/managed/oneapi types have none). Device exposes the same dicts as class attributes.
+cdef dict _type_names = {
+    _K.kDLCPU: "cpu", _K.kDLCUDA: "cuda", _K.kDLCUDAHost: "cuda_host",
+    _K.kDLCUDAManaged: "cuda_managed", _K.kDLOpenCL: "opencl", _K.kDLVulkan: "vulkan",
+    _K.kDLMetal: "metal", _K.kDLVPI: "vpi", _K.kDLROCM: "rocm", _K.kDLROCMHost: "rocm_host",
+    _K.kDLExtDev: "ext_dev", _K.kDLOneAPI: "oneapi", _K.kDLWebGPU: "webgpu",
+    _K.kDLHexagon: "hexagon", _K.kDLMAIA: "maia", _K.kDLTrn: "trn",
 }
-# Names accepted by the constructor; the host/managed/oneapi types only have integer codes.
-cdef dict _DEVICE_NAME_TO_TYPE = {
-    "cpu": 1, "cuda": 2, "opencl": 4, "vulkan": 7, "metal": 8, "mps": 8, "vpi": 9, "rocm": 10,
-    "ext_dev": 12, "webgpu": 15, "wgpu": 15, "hexagon": 16, "maia": 17, "trn": 18,
+cdef dict _type_codes = {
+    "cpu": _K.kDLCPU, "cuda": _K.kDLCUDA, "opencl": _K.kDLOpenCL, "vulkan": _K.kDLVulkan,
+    "metal": _K.kDLMetal, "mps": _K.kDLMetal, "vpi": _K.kDLVPI, "rocm": _K.kDLROCM,
+    "ext_dev": _K.kDLExtDev, "hexagon": _K.kDLHexagon, "wgpu": _K.kDLWebGPU,
+    "webgpu": _K.kDLWebGPU, "maia": _K.kDLMAIA, "trn": _K.kDLTrn,
 }
+del _K
 
 
 cdef int check_device_type(object code, str api) except -1:
@@ -47,7 +54,7 @@ cdef int check_device_type(object code, str api) except -1:
 cdef str device_type_name(int32_t code):
     """The name of a device type code; a placeholder for codes DLPack does not define (a
     device made natively can have one)."""
-    name = _DEVICE_TYPE_TO_NAME.get(code)
+    name = _type_names.get(code)
     return name if name is not None else f"<unknown device type {code}>"
 
 
@@ -80,13 +87,13 @@ cdef object as_device_index(object index):
 
 cdef tuple parse_device_name(str text):
     """(type code, index or None) of a name like ``"cuda"`` or ``"cuda:1 ignored"``."""
-    code = _DEVICE_NAME_TO_TYPE.get(text)
+    code = _type_codes.get(text)
     if code is not None:
         return code, None
     parts = text.split(" ", 1)[0].split(":")
     if len(parts) > 2:
         raise ValueError(f"Invalid device: {text}")
-    code = _DEVICE_NAME_TO_TYPE.get(parts[0])
+    code = _type_codes.get(parts[0])
     if code is None:
         raise ValueError(f"Unknown device: {parts[0]}")
     if len(parts) == 1:
@@ -109,6 +116,9 @@ cdef class Device:
     """
 
     cdef DLDevice cdevice
+
+    _DEVICE_TYPE_TO_NAME = _type_names
+    _DEVICE_NAME_TO_TYPE = _type_codes
 
     def __init__(self, device_type, index=None):
         if isinstance(device_type, str):
@@ -138,7 +148,7 @@ cdef class Device:
     def type(self) -> str:
         """The device type name, like ``torch.device.type`` (e.g. ``"cuda"``); ValueError for
         a code DLPack does not define (a device made natively can have one)."""
-        name = _DEVICE_TYPE_TO_NAME.get(self.cdevice.device_type)
+        name = _type_names.get(self.cdevice.device_type)
         if name is None:
             raise ValueError(f"Device.type(): unknown DLPack device type code "
                              f"{self.cdevice.device_type}")
@@ -152,7 +162,7 @@ cdef class Device:
         return f"{device_type_name(self.cdevice.device_type)}:{self.index}"
 
     def __repr__(self):
-        name = _DEVICE_TYPE_TO_NAME.get(self.cdevice.device_type)
+        name = _type_names.get(self.cdevice.device_type)
         if name is None:
             return f"device(type={device_type_name(self.cdevice.device_type)}, index={self.index})"
         return f"device(type='{name}', index={self.index})"

@@ -219,14 +219,20 @@ cdef void _keep_linecache_out_of(str filename) except *:
         linecache.cache[filename] = (0, None, [], filename)  # mtime None: checkcache keeps it
 
 
+def _native_frame(str filename, int lineno, str func):
+    """A finished frame standing for the native frame of ``func`` at ``filename:lineno``."""
+    if lineno <= 0:
+        _keep_linecache_out_of(filename)
+    frame, _ = _synthetic_frame(filename, lineno, func)
+    return frame
+
+
 def _traceback_from_backtrace(str backtrace):
     """A traceback chain (outermost first) of the native frames in ``backtrace``."""
     tb = None
     for filename, lineno, func in _parse_backtrace(backtrace):
-        if lineno <= 0:
-            _keep_linecache_out_of(filename)
-        frame, lasti = _synthetic_frame(filename, lineno, func)
-        tb = types.TracebackType(tb, frame, lasti, lineno)
+        frame = _native_frame(filename, lineno, func)
+        tb = types.TracebackType(tb, frame, frame.f_lasti, lineno)
     return tb
 
 

@@ -31,6 +31,18 @@ class TypeField:
             return value
         return _to_py_class_value(self.ty.convert(value))
 
+    def _is_payload_enum_field(self):
+        """Whether the field's type is a registered ``IntEnum`` or ``StrEnum`` class of
+        ``tvm_ffi.dataclasses``, whose members a plain int or str stands for."""
+        ty = self.ty
+        if ty is None or ty.origin_type_index < kTVMFFIStaticObjectBegin:
+            return False
+        cls = registered_class(ty.origin_type_index)
+        return cls is not None and any(
+            getattr(base, "__module__", None) == "tvm_ffi.dataclasses.enum"
+            and getattr(base, "__name__", None) in ("IntEnum", "StrEnum")
+            for base in cls.__mro__)
+
     def __repr__(self):
         return f"TypeField(name={self.name!r})"
 
@@ -90,11 +102,27 @@ class TypeInfo:
         """sizeof the C++ object as registered in the type's metadata (0 when unknown)."""
         return self._total_size
 
+    @property
+    def _has_type_metadata(self):
+        """Whether the registry publishes native size metadata (``total_size``) of the type."""
+        if not type_index_is_registered(self.type_index):
+            return False
+        return TVMFFIGetTypeInfo(self.type_index).metadata != NULL
+
     def _register_fields(self, fields, structure_kind=None):
         """Registers the natively laid-out fields of a Python-defined type (once)."""
         if self.fields is not None:
             raise RuntimeError(f"_register_fields already called for {self.type_key!r}")
-        return _register_fields(self, fields, structure_kind)
+        result = _register_fields(self, fields, structure_kind)
+        self._read_back_methods()
+        return result
+
+    def _read_back_methods(self):
+        """Reloads ``methods`` from the native type table (after methods were registered)."""
+        if not type_index_is_registered(self.type_index):
+            raise ValueError(f"TypeInfo._read_back_methods(): type index {self.type_index!r} "
+                             "is not registered")
+        self.methods = build_methods(TVMFFIGetTypeInfo(self.type_index))
 
     def _register_py_methods(self, py_methods=None, type_attr_names=frozenset()):
         """Registers methods and type attributes of a Python-defined type."""
@@ -487,7 +515,12 @@ cdef object build_type_info(const TVMFFITypeInfo* info):
         type_cls=None, type_index=info.type_index, type_key=type_key,
         type_ancestors=ancestors, parent_type_info=parent, _total_size=total_size,
         fields=[build_field(&info.fields[i]) for i in range(info.num_fields)],
-        methods=[build_method(&info.methods[i], type_key) for i in range(info.num_methods)])
+        methods=build_methods(info))
+
+
+cdef list build_methods(const TVMFFITypeInfo* info):
+    type_key = byte_array_to_str(info.type_key)
+    return [build_method(&info.methods[i], type_key) for i in range(info.num_methods)]
 
 
 cdef object parse_metadata(TVMFFIByteArray text):

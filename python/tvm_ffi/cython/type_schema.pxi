@@ -344,7 +344,7 @@ class TypeSchema:
         str
             The annotation of the values accepted as this type.
         """
-        return _schema_text(self, ty_map, True, frozenset())
+        return self._repr_impl(ty_map, True, frozenset())
 
     def output_repr(self, ty_map: "Callable[[str], str] | None" = None) -> str:
         """Annotation-like text of the values this type produces (same as :meth:`repr`).
@@ -359,7 +359,17 @@ class TypeSchema:
         str
             The annotation text.
         """
-        return _schema_text(self, ty_map, False, frozenset())
+        return self._repr_impl(ty_map, False, frozenset())
+
+    @cython.annotation_typing(False)
+    def _repr_impl(self, ty_map: "Callable[[str], str] | None", input_mode: bool,
+                   expanded_convert_types: "frozenset[int]") -> str:
+        """The text of :meth:`input_repr` (``input_mode``) or :meth:`output_repr`.
+
+        ``expanded_convert_types`` holds the object type indices whose conversion schema is
+        being printed already; they print as themselves (so a schema naming its own type ends).
+        """
+        return _schema_text(self, ty_map, input_mode, frozenset(expanded_convert_types))
 
     def to_json(self) -> "dict[str, Any]":
         """The JSON object of this schema (the inverse of :meth:`from_json_obj`).

@@ -45,8 +45,8 @@ def _field_converter(value: Any) -> Any:
 
 
 def _check_structural_eq(value: object) -> None:
-    if value not in STRUCTURAL_EQ_VALUES:
-        allowed = ", ".join(repr(v) for v in sorted(STRUCTURAL_EQ_VALUES, key=str))
+    if value not in Field._VALID_STRUCTURAL_EQ_VALUES:
+        allowed = ", ".join(repr(v) for v in sorted(Field._VALID_STRUCTURAL_EQ_VALUES, key=str))
         raise ValueError(f"field(): structural_eq must be one of {allowed}; got {value!r}")
 
 
@@ -119,6 +119,9 @@ class Field:
         "structural_eq",
         "type",
     )
+
+    #: The accepted ``structural_eq`` values (see :func:`field`).
+    _VALID_STRUCTURAL_EQ_VALUES: ClassVar[frozenset[str | None]] = STRUCTURAL_EQ_VALUES
 
     name: str  # None until the class decorator names a field() result
     type: Any

@@ -458,7 +458,9 @@ class _Generator:
         self.emitted_infos = emitted_infos
         self.builtins = _builtin_table()
         self.dependencies: dict[int, TypeInfo] = {i.type_index: i for i in emitted_infos}
-        self._referenced: dict[int, TypeInfo] = {}
+        # While a field is lowered, the user-defined types its C++ type names (they become
+        # dependencies only if the field is laid out); None otherwise.
+        self._referenced: dict[int, TypeInfo] | None = None
         self._data_end: dict[int, int] = {}
 
     # Object references -------------------------------------------------------------------
@@ -470,54 +472,89 @@ class _Generator:
             return "::tvm::ffi::Object"
         if index in self.builtins:
             return self.builtins[index].object_type
-        if index < _DYNAMIC_OBJECT_TYPE_INDEX_BEGIN:
+        return self._get_dynamic_object_cpp_type(schema)
+
+    def _get_dynamic_object_cpp_type(self, schema: TypeSchema) -> str:
+        """Return the view struct of a user-defined object type, made a dependency.
+
+        Raises
+        ------
+        ValueError
+            If ``schema`` is not a user-defined (dynamically registered) object type.
+        """
+        if schema.origin_type_index < _DYNAMIC_OBJECT_TYPE_INDEX_BEGIN:
             raise _NoCarrier(
-                f"gen_abi_cpp(): static type {schema.origin!r} has no C++ class in the headers"
+                f"gen_abi_cpp(): {schema.origin!r} is not a user-defined object type and has "
+                "no C++ class in the headers"
             )
         info = _lookup_or_register_type_info_from_type_key(schema.origin)
-        self._referenced[info.type_index] = info
+        noted = self.dependencies if self._referenced is None else self._referenced
+        noted[info.type_index] = info
         return _cpp_name(info.type_key).qualified
 
-    def _owning(self, schema: TypeSchema) -> _Carrier:
-        """Return a non-null reference carrier: the built-in reference class, else an Arc."""
+    def _lower_object(self, schema: TypeSchema) -> _Carrier:
+        """Return the non-null reference carrier of an object schema.
+
+        That is the built-in reference class (``String``, ``Array<Any>``, ...), else an ``Arc``
+        of its object class.
+        """
         builtin = self.builtins.get(schema.origin_type_index)
         if builtin and builtin.value_type and not builtin.value_type.startswith(_OBJECT_PTR):
             return _Carrier(builtin.value_type, builtin.size, builtin.alignment)
         return _Carrier(f"::tvm::ffi::Arc<{self._object_class(schema)}>", 8, 8)
 
-    def _nullable(self, schema: TypeSchema) -> _Carrier:
+    def _lower_nullable_object(self, schema: TypeSchema) -> _Carrier:
+        """Return the nullable carrier of an object schema: an ``ObjectPtr`` of its class."""
         return _Carrier(f"::tvm::ffi::ObjectPtr<{self._object_class(schema)}>", 8, 8)
 
     # Values --------------------------------------------------------------------------------
 
-    def _element(self, schema: TypeSchema) -> str:
-        """Return the C++ type of a container element or tuple item."""
-        args = _args(schema)
-        if schema.origin == "Optional":
-            if args[0].origin in _INLINE_STRINGS:
-                return f"::tvm::ffi::Optional<{_SCALARS[args[0].origin].cpp_type}>"
-            if args[0].origin_type_index >= _OBJECT_TYPE_INDEX:
-                return self._nullable(args[0]).cpp_type
-            return _ANY.cpp_type
-        if schema.origin == "Union":
-            if all(_is_heap_object(arg) for arg in args):
-                return _ANY_OBJECT.cpp_type
-            return _ANY.cpp_type
-        return self._value(schema).cpp_type
+    def _lower_value(
+        self,
+        schema: TypeSchema,
+        *,
+        container_argument: bool = False,
+        is_native_field: bool = False,
+    ) -> _Carrier:
+        """Return the carrier of a value of ``schema``.
 
-    def _value(self, schema: TypeSchema) -> _Carrier:
-        """Return the carrier of a value of ``schema`` (Optional and Union: an Any cell)."""
+        A field's Optional or Union is an Any cell; as a container element or tuple item
+        (``container_argument``) an Optional object is a nullable pointer, an Optional string
+        an ``Optional<String>`` and a Union of objects an ``Arc<Object>``. The carrier does not
+        depend on ``is_native_field`` (native and Python-defined fields store values alike).
+
+        Raises
+        ------
+        ValueError
+            If no C++ type is known for ``schema``.
+        """
         origin = schema.origin
+        if origin in ("Optional", "Union"):
+            return self._lower_element_choice(schema) if container_argument else _ANY
         if origin in _SCALARS:
             return _SCALARS[origin]
-        if origin in ("Optional", "Union"):
-            return _ANY
         if origin in _CONTAINERS:
-            elements = ", ".join(self._element(arg) for arg in _args(schema))
+            elements = ", ".join(
+                self._lower_value(
+                    arg, container_argument=True, is_native_field=is_native_field
+                ).cpp_type
+                for arg in _args(schema)
+            )
             return _Carrier(f"{_CONTAINERS[origin]}<{elements}>", 8, 8)
         if schema.origin_type_index >= _OBJECT_TYPE_INDEX:
-            return self._owning(schema)
+            return self._lower_object(schema)
         raise _NoCarrier(f"gen_abi_cpp(): no C++ type is known for '{schema}'")
+
+    def _lower_element_choice(self, schema: TypeSchema) -> _Carrier:
+        """Return the carrier of an Optional or Union container element."""
+        args = _args(schema)
+        if schema.origin == "Union":
+            return _ANY_OBJECT if all(_is_heap_object(arg) for arg in args) else _ANY
+        if args[0].origin in _INLINE_STRINGS:
+            return _Carrier(f"::tvm::ffi::Optional<{_SCALARS[args[0].origin].cpp_type}>", 16, 8)
+        if args[0].origin_type_index >= _OBJECT_TYPE_INDEX:
+            return self._lower_nullable_object(args[0])
+        return _ANY
 
     def _native_optional(self, schema: TypeSchema, layout: tuple[int, int]) -> _Carrier:
         """Return the carrier of a C++ ``Optional<T>`` field (8 bytes: a pointer; 16: Any)."""
@@ -526,9 +563,9 @@ class _Generator:
             return _Carrier(f"::tvm::ffi::Optional<{_SCALARS[value.origin].cpp_type}>", 16, 8)
         if value.origin_type_index >= _OBJECT_TYPE_INDEX:
             if layout == (8, 8):
-                return self._nullable(value)
-            return _Carrier(f"::tvm::ffi::Optional<{self._owning(value).cpp_type}>", 16, 8)
-        carrier = self._value(value)
+                return self._lower_nullable_object(value)
+            return _Carrier(f"::tvm::ffi::Optional<{self._lower_object(value).cpp_type}>", 16, 8)
+        carrier = self._lower_value(value)
         if carrier == _ANY:
             raise _NoCarrier(f"gen_abi_cpp(): no C++ type is known for '{schema}'")
         return _Carrier(f"::tvm::ffi::Optional<{carrier.cpp_type}>", 16, 8)
@@ -537,7 +574,7 @@ class _Generator:
         schema = cast(TypeSchema, field.ty)
         layout = (field.size, field.alignment)
         if schema.origin not in ("Optional", "Union"):
-            return self._value(schema)
+            return self._lower_value(schema)
         if python_defined:
             return _ANY  # py_class keeps both in an Any cell
         if schema.origin == "Optional":
@@ -562,10 +599,16 @@ class _Generator:
         except ValueError as err:
             raise _NoCarrier(str(err)) from err
 
-    def _field_carrier(self, field: TypeField) -> _Carrier:
-        """Return the carrier of ``field``, matching its reflected size and alignment.
+    def _lower_field(self, field: TypeField, owner: TypeInfo | None = None) -> _Carrier:
+        """Return the carrier of ``field`` of ``owner``, matching its reflected size and alignment.
 
-        Raises ``_NoCarrier`` when no C++ type is known to match.
+        A field is Python-defined (``py_class``) when its flags say so; a field without flags is
+        when ``owner`` carries ``py_class`` decorator options.
+
+        Raises
+        ------
+        ValueError
+            If no C++ type is known to match the field.
         """
         schema = field.ty
         layout = (field.size, field.alignment)
@@ -573,7 +616,7 @@ class _Generator:
             carrier = _static_carrier(field.field_static_type_index)
             origin = _ORIGIN_BY_STATIC_INDEX.get(field.field_static_type_index)
         else:
-            python_defined = bool(field.flags & _SETTER_IS_FUNCTION_OBJ)
+            python_defined = _is_python_defined(field, owner)
             if not python_defined:
                 self._checked_native_schema(field)
             carrier = self._schema_carrier(field, python_defined)
@@ -602,18 +645,23 @@ class _Generator:
 
     # Classes -------------------------------------------------------------------------------
 
-    def _field_model(self, field: TypeField) -> tuple[_FieldModel, dict[int, TypeInfo]]:
+    def _field_model(
+        self, field: TypeField, owner: TypeInfo
+    ) -> tuple[_FieldModel, dict[int, TypeInfo]]:
         """Return the member for ``field`` and the user-defined types its C++ type names."""
-        self._referenced = {}
+        referenced: dict[int, TypeInfo] = {}
+        self._referenced = referenced
         member = _cpp_identifier(field.name)
         try:
-            carrier = self._field_carrier(field)
+            carrier = self._lower_field(field, owner)
         except _NoCarrier as err:
             opaque = _Carrier("uint8_t", field.size, field.alignment)
             schema = f"'{field.ty}'" if field.ty is not None else "no type schema"
             note = f"opaque, {schema}: {_reason(err)}"
             return _FieldModel(field.name, member, opaque, field.offset, "opaque", note), {}
-        return _FieldModel(field.name, member, carrier, field.offset), self._referenced
+        finally:
+            self._referenced = None
+        return _FieldModel(field.name, member, carrier, field.offset), referenced
 
     def _base(self, info: TypeInfo) -> tuple[str, int | None]:
         """Return the C++ base class of ``info``'s view and where its own fields may start."""
@@ -639,7 +687,7 @@ class _Generator:
         )
         members: list[_FieldModel] = []
         for field in sorted(info.fields or (), key=lambda f: f.offset):
-            model, referenced = self._field_model(field)
+            model, referenced = self._field_model(field, info)
             natural = _round_up(field.offset if cursor is None else cursor, max(field.alignment, 1))
             if field.offset < natural:
                 members.append(dataclasses.replace(model, kind="alias"))
@@ -695,6 +743,14 @@ class _Generator:
         lines += _namespace_lines([(m.cpp_name.namespaces, _class_lines(m)) for m in classes])
         lines += _OFFSETOF_WARNING_ON
         return "\n".join(lines)
+
+
+def _is_python_defined(field: TypeField, owner: TypeInfo | None) -> bool:
+    """Whether ``field`` was defined by ``py_class`` (its value converts through Python)."""
+    flags = getattr(field, "flags", None)
+    if flags is not None:
+        return bool(flags & _SETTER_IS_FUNCTION_OBJ)
+    return owner is not None and hasattr(owner, "_decorator_args")
 
 
 def _is_heap_object(schema: TypeSchema) -> bool:

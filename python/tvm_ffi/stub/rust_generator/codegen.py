@@ -113,17 +113,6 @@ def _allow_non_snake_case(idents: Iterable[str]) -> list[str]:
     return []
 
 
-def _deref_lines(source: str, target: str, member: str) -> list[str]:
-    return [
-        f"impl Deref for {source} {{",
-        f"    type Target = {target};",
-        f"    fn deref(&self) -> &{target} {{",
-        f"        &self.{member}",
-        "    }",
-        "}",
-    ]
-
-
 def _by_offset(fields: list[NamedTypeSchema]) -> list[NamedTypeSchema]:
     return sorted(fields, key=lambda field: field.offset or 0)
 
@@ -410,6 +399,17 @@ class _ObjectRenderer:
             "}",
         ]
 
+    def _deref_lines(self, source: str, target: str, member: str) -> list[str]:
+        """Return ``impl Deref for <source>`` reaching ``<target>`` through ``self.<member>``."""
+        return [
+            f"impl Deref for {source} {{",
+            f"    type Target = {target};",
+            f"    fn deref(&self) -> &{target} {{",
+            f"        &self.{member}",
+            "    }",
+            "}",
+        ]
+
     def _upcast_lines(self) -> list[str]:
         """Return ``impl_object_upcast!`` to each ancestor's wrapper and each ``upcast`` view."""
         targets = []
@@ -639,9 +639,9 @@ class _ObjectRenderer:
                 "}",
             ]
         )
-        sections.append(_deref_lines(self.leaf, self.obj_struct, "base"))
+        sections.append(self._deref_lines(self.leaf, self.obj_struct, "base"))
         if has_parent:
-            sections.append(_deref_lines(self.obj_struct, base, "base"))
+            sections.append(self._deref_lines(self.obj_struct, base, "base"))
         if opaque_fields:
             sections.append(self._accessor_section())
         elif verdict.is_complete:
