@@ -13,6 +13,10 @@ import pytest
 from stubgen_helpers import EXPECTED, TESTING, emptied, run_stubgen, type_check
 
 import tvm_ffi.testing  # noqa: F401 - registers the testing types and functions
+from tvm_ffi.stub.cli import _stage_3
+from tvm_ffi.stub.file_utils import FileInfo
+from tvm_ffi.stub.generator import get_generator
+from tvm_ffi.stub.utils import Options
 
 TESTING_FILES = ["_ffi_api.py", "testing.py"]
 
@@ -119,7 +123,30 @@ def test_unregistered_object_fails(tmp_path: Path) -> None:
     path.write_text("# tvm-ffi-stubgen(begin): object/testing.NoSuchType\n# tvm-ffi-stubgen(end)\n")
     code, out = run_stubgen(str(path))
     assert code == 2
-    assert "`object/testing.NoSuchType` (line 1): no such type is registered" in out
+    assert "`object/testing.NoSuchType` (line 1): the type is no longer registered" in out
+
+
+def test_unregistered_objects_are_reported_together(tmp_path: Path) -> None:
+    path = tmp_path / "a.py"
+    regions = [
+        f"# tvm-ffi-stubgen(begin): object/{key}\n# tvm-ffi-stubgen(end)\n"
+        for key in ("demo.Gone", "testing.TestIntPair", "demo.AlsoGone")
+    ]
+    path.write_text("".join(regions))
+    info = FileInfo.from_file(path)
+    assert info is not None
+    with pytest.raises(
+        ValueError, match=r"^_stage_3\(\): `object/demo\.Gone` \(line 1\)"
+    ) as caught:
+        _stage_3(
+            info, Options(), get_generator("python").default_ty_map(), {}, get_generator("python")
+        )
+    assert isinstance(caught.value, LookupError)
+    assert "`object/demo.AlsoGone` (line 5): the type is no longer registered" in str(caught.value)
+    # The file is still written: the registered type's region is filled, the others kept.
+    after = path.read_text()
+    assert "# fmt: off\na: int\nb: int\n" in after
+    assert regions[0] in after and regions[2] in after
 
 
 def test_console_script_is_declared() -> None:

@@ -57,12 +57,18 @@ def test_blocks_of_a_file() -> None:
 @pytest.mark.parametrize(
     ("lines", "message"),
     [
-        ([f"{BEGIN} objects/a.B", END], "line 1: unknown region `objects/a.B`"),
-        ([f"{BEGIN} object/", END], "line 1: unknown region `object/`"),
+        ([f"{BEGIN} objects/a.B", END], "Unknown stub type `objects/a.B` at line 1"),
+        ([f"{BEGIN} object/", END], "Unknown stub type `object/` at line 1"),
         (["# tvm-ffi-stubgen(tymap): a -> b"], "line 1: unknown directive"),
-        ([f"{BEGIN} object/a.B", "x = 1"], "has no `# tvm-ffi-stubgen(end)` line"),
-        ([END], "line 1: `end` without a `begin`"),
-        ([f"{BEGIN} __all__", f"  {BEGIN} __all__"], "line 2: `begin` inside the region"),
+        (
+            ["# tvm-ffi-stubgen(tymap: a -> b"],
+            "Unknown stub type at line 1: # tvm-ffi-stubgen(tymap",
+        ),
+        ([f"{BEGIN} object/a.B", "x = 1"], "Unclosed stub block at end of file (the region"),
+        ([f"{BEGIN} object/a.B", "x = 1"], "opened at line 1 has no `# tvm-ffi-stubgen(end)` line"),
+        ([END], "Unmatched `# tvm-ffi-stubgen(end)` found at line 1"),
+        ([f"{BEGIN} __all__", f"  {BEGIN} __all__"], "Nested stub not permitted at line 2"),
+        ([f"{BEGIN} __all__", f"  {BEGIN} __all__"], "inside the region opened at line 1"),
     ],
 )
 def test_malformed_directives(lines: list[str], message: str) -> None:

@@ -8,6 +8,7 @@ so ``rustc`` does not build it; ``rustfmt`` (when installed) checks that it pars
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -19,6 +20,7 @@ import tvm_ffi.testing  # noqa: F401 - registers the testing types and functions
 from tvm_ffi.registry import get_registered_type_keys
 from tvm_ffi.stub.consts import RUST_SYNTAX
 from tvm_ffi.stub.generator import generator_names, get_generator
+from tvm_ffi.stub.rust_generator.directives import Directives
 
 BEGIN = RUST_SYNTAX.begin
 END = RUST_SYNTAX.end
@@ -236,7 +238,7 @@ def test_directives_steer_the_bindings() -> None:
         ("nullable): TestIntPair", "malformed `nullable` directive"),
         ("opaque): a b", "malformed `opaque` directive"),
         ("upcast): testing.TestIntPair ->", "malformed `upcast` directive"),
-        ("bogus): x", "unknown directive `bogus` for --target rust"),
+        ("bogus): x", "Unknown directive `bogus` at line 1 for --target rust"),
     ],
 )
 def test_malformed_rust_directives_fail(tmp_path: Path, directive: str, message: str) -> None:
@@ -246,6 +248,37 @@ def test_malformed_rust_directives_fail(tmp_path: Path, directive: str, message:
     assert code == 2
     assert message in out
     assert (crate / "src" / "lib.rs").read_text() == text
+
+
+@pytest.mark.parametrize(
+    ("name", "payload", "message"),
+    [
+        (
+            "field",
+            "a.B.c",
+            "malformed `field` directive at line 9; expected `<type_key>.<field> ->",
+        ),
+        ("upcast", "a.B x -> C", "malformed `upcast` directive at line 9; expected `<type_key>`"),
+        ("custom-new", "  ", "malformed `custom-new` directive at line 9"),
+        ("typed-view", "a.B -> C", "Unknown directive `typed-view` at line 9 (expected one of"),
+    ],
+)
+def test_directive_errors_name_the_line(name: str, payload: str, message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        Directives().add(name, payload, 9)
+
+
+def test_removing_the_last_region_of_a_prefix(tmp_path: Path) -> None:
+    stale = _block("object/testing.NoLongerThere")
+    text = "// tvm-ffi-stubgen(prefix): testing\n\n" + stale
+    crate = _crate(tmp_path, {"src/lib.rs": text})
+    code, out = _rust(str(crate))
+    assert code == 0, out
+    assert "[Removed]" in out and "`object/testing.NoLongerThere` (line 3)" in out
+    after = (crate / "src" / "lib.rs").read_text()
+    assert "NoLongerThere" not in after
+    assert "pub struct TestIntPairObj {" in after
+    assert _rust("--check", str(crate))[0] == 0
 
 
 def test_nullable_needs_a_pointer_sized_field(tmp_path: Path) -> None:
@@ -321,7 +354,7 @@ def test_unknown_target_is_rejected(tmp_path: Path) -> None:
     assert code == 2
     assert "argument --target: invalid choice: 'go' (choose from 'python', 'rust')" in out
     assert generator_names() == ["python", "rust"]
-    with pytest.raises(ValueError, match="unknown stubgen generator 'go'; expected one of"):
+    with pytest.raises(ValueError, match=r"generator: 'go'\. Known generators: python, rust$"):
         get_generator("go")
 
 
@@ -330,4 +363,4 @@ def test_rust_directives_are_unknown_to_python(tmp_path: Path) -> None:
     path.write_text("# tvm-ffi-stubgen(field): testing.TestIntPair.a -> u64\n")
     code, out = run_stubgen(str(path))
     assert code == 2
-    assert "unknown directive `field` for --target python" in out
+    assert "Unknown directive `field` at line 1 for --target python" in out

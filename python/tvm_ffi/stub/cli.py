@@ -30,6 +30,7 @@ from .file_utils import (
     CodeBlock,
     DirectiveError,
     FileInfo,
+    UnregisteredTypeError,
     collect_files,
     read_source_files,
     report_failure,
@@ -269,7 +270,9 @@ def _remove_unregistered_blocks(file: FileInfo, prefix: str, registered: list[st
     """
     blocks = file.code_blocks
     known = set(registered)
-    for index in reversed(range(len(blocks))):
+    index = len(blocks)
+    while index > 0:
+        index -= 1
         code = blocks[index]
         if code.kind != "object" or not isinstance(code.param, str):
             continue
@@ -286,6 +289,7 @@ def _remove_unregistered_blocks(file: FileInfo, prefix: str, registered: list[st
             before = blocks[index - 1] if index else None
             start = index - 1 if before and before.kind is None and before.lines == [""] else index
         del blocks[start : index + 1]
+        index = start
 
 
 def _declared_prefix(file: FileInfo, owners: dict[str, Path]) -> tuple[CodeBlock, str] | None:
@@ -470,7 +474,7 @@ def _add_directives(file: FileInfo, generator: Generator, imports: Any) -> None:
         if name not in generator.directive_kinds:
             known = sorted(C.PIPELINE_DIRECTIVE_KINDS | generator.directive_kinds)
             raise DirectiveError(
-                f"_stage_3(): line {code.lineno_start}: unknown directive `{name}` for "
+                f"Unknown directive `{name}` at line {code.lineno_start} for "
                 f"--target {generator.name} (known: {', '.join(known)})"
             )
         generator.add_directive(imports, name, payload, code.lineno_start)
@@ -492,8 +496,9 @@ def _stage_3(  # noqa: PLR0917 - Apache's signature
 
     Raises
     ------
-    LookupError
-        If an ``object/`` block names an unregistered type.
+    UnregisteredTypeError
+        If an ``object/`` block names an unregistered type (a ``ValueError`` and a
+        ``LookupError``).
     """
     if declared is None:
         declared = _declared_objects([file])
@@ -524,7 +529,10 @@ def _stage_3(  # noqa: PLR0917 - Apache's signature
         generator.generate_export_block(code)
     changed = file.update(verbose=opt.verbose, dry_run=opt.dry_run)
     if unregistered:
-        raise LookupError(f"_stage_3(): {', '.join(unregistered)}: no such type is registered")
+        raise UnregisteredTypeError(
+            f"_stage_3(): {', '.join(unregistered)}: the type is no longer registered; "
+            "delete the block"
+        )
     return changed
 
 

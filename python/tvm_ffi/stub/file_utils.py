@@ -31,6 +31,10 @@ class DirectiveError(ValueError):
     """A file's stub directives are malformed."""
 
 
+class UnregisteredTypeError(ValueError, LookupError):
+    """An ``object/`` region of a file names a type that is not registered."""
+
+
 def syntax_for(path: Path) -> MarkerSyntax:
     """Return the marker syntax of ``path``, from its suffix (Python's for an unknown one)."""
     return SYNTAX_BY_EXT.get(path.suffix.lower(), PYTHON_SYNTAX)
@@ -86,8 +90,8 @@ class CodeBlock:
         name, sep, payload = line[len(syntax.prefix) :].partition("):")
         if not sep or not name or not name.replace("-", "_").isidentifier():
             raise DirectiveError(
-                f"CodeBlock.from_begin_line(): line {lineo}: unknown directive `{line}`; "
-                f"expected `{syntax.prefix}<name>): <payload>`"
+                f"Unknown stub type at line {lineo}: {line} "
+                f"(expected `{syntax.prefix}<name>): <payload>`)"
             )
         return CodeBlock("directive", (name, payload.strip()), lineo, lineo, [])
 
@@ -102,9 +106,7 @@ def _parse_begin(spec: str, lineno: int) -> CodeBlock:
         return CodeBlock(kind, param, lineno, None, [])  # type: ignore[arg-type]
     if spec in ("import-section", "__all__"):
         return CodeBlock(spec, "", lineno, None, [])  # type: ignore[arg-type]
-    raise DirectiveError(
-        f"CodeBlock.from_begin_line(): line {lineno}: unknown region `{spec}` ({_REGIONS_EXPECTED})"
-    )
+    raise DirectiveError(f"Unknown stub type `{spec}` at line {lineno} ({_REGIONS_EXPECTED})")
 
 
 def parse_code_blocks(lines: Iterable[str], syntax: MarkerSyntax) -> list[CodeBlock]:
@@ -123,14 +125,16 @@ def parse_code_blocks(lines: Iterable[str], syntax: MarkerSyntax) -> list[CodeBl
         if text.startswith(syntax.begin):
             if region is not None:
                 raise DirectiveError(
-                    f"parse_code_blocks(): line {lineno}: `begin` inside the region opened at "
-                    f"line {region.lineno_start}"
+                    f"Nested stub not permitted at line {lineno} (inside the region opened at "
+                    f"line {region.lineno_start})"
                 )
             region = CodeBlock.from_begin_line(lineno, text, syntax)
             region.lines.append(line)
         elif text.startswith(syntax.end):
             if region is None:
-                raise DirectiveError(f"parse_code_blocks(): line {lineno}: `end` without a `begin`")
+                raise DirectiveError(
+                    f"Unmatched `{syntax.end}` found at line {lineno} (no region is open)"
+                )
             region.lines.append(line)
             region.lineno_end = lineno
             blocks.append(region)
@@ -145,8 +149,8 @@ def parse_code_blocks(lines: Iterable[str], syntax: MarkerSyntax) -> list[CodeBl
             blocks.append(CodeBlock(None, "", lineno, lineno, [line]))
     if region is not None:
         raise DirectiveError(
-            f"parse_code_blocks(): line {region.lineno_start}: the region "
-            f"`{region.lines[0].strip()}` has no `{syntax.end}` line"
+            f"Unclosed stub block at end of file (the region `{region.lines[0].strip()}` "
+            f"opened at line {region.lineno_start} has no `{syntax.end}` line)"
         )
     return blocks
 

@@ -166,7 +166,7 @@ def get_generator(target: str) -> Generator:
     generator = _GENERATORS.get(target)
     if generator is None:
         raise ValueError(
-            f"get_generator(): unknown stubgen generator {target!r}; expected one of "
+            f"Unknown stubgen generator: {target!r}. Known generators: "
             f"{', '.join(generator_names())}"
         )
     return generator

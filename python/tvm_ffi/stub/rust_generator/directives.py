@@ -37,6 +37,7 @@ _ENUM_RE = re.compile(
 _MEMBER_RE = re.compile(r"^(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<value>-?\d+)$")
 
 _ENUM_EXPECTED = "<type_key>.<field> -> Name(i32) { A=0, B=1 }"
+_KNOWN = "field, nullable, enum, opaque, upcast, custom-new"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,13 +84,15 @@ class Directives:
         elif name == "custom-new":
             self.custom_new.add(_type_target(name, payload, lineno))
         else:
-            raise DirectiveError(f"Directives.add(): line {lineno}: unknown directive `{name}`")
+            raise DirectiveError(
+                f"Unknown directive `{name}` at line {lineno} (expected one of {_KNOWN})"
+            )
 
 
 def _invalid(name: str, lineno: int, expected: str) -> DirectiveError:
     """Return the error of a malformed ``name`` directive at ``lineno``."""
     return DirectiveError(
-        f"Directives.add(): line {lineno}: malformed `{name}` directive; expected `{expected}`"
+        f"Directives.add(): malformed `{name}` directive at line {lineno}; expected `{expected}`"
     )
 
 
