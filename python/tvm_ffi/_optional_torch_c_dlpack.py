@@ -70,13 +70,18 @@ def _check_and_update_dlpack_c_exchange_api(tensor_cls: object) -> bool:
 
 
 def _torch_extension_device(torch_module: Any) -> str:
-    """Return the device an extension for this torch build targets: cuda, rocm or cpu."""
+    """Return the device an extension for this torch build targets: cuda, rocm or cpu.
+
+    A torch that sees no GPU (or has no ``cuda`` module) targets cpu. With a GPU, a build that
+    names a HIP version and no CUDA version targets rocm; any other, cuda.
+    """
+    cuda = getattr(torch_module, "cuda", None)
+    if cuda is None or not cuda.is_available():
+        return "cpu"
     version = getattr(torch_module, "version", None)
-    if getattr(version, "hip", None):
+    if getattr(version, "cuda", None) is None and getattr(version, "hip", None) is not None:
         return "rocm"
-    if getattr(version, "cuda", None):
-        return "cuda"
-    return "cpu"
+    return "cuda"
 
 
 def load_torch_c_dlpack_extension() -> Any:

@@ -581,6 +581,17 @@ TEST(AnyUnsafe, MoveAnyToCellTransfersOwnership) {
   EXPECT_EQ(base.use_count(), 1);
 }
 
+TEST(AnyUnsafe, MoveRawCellAdoptsItsReference) {
+  Base base = MakeBase(2);
+  TVMFFIAny cell = AnyUnsafe::MoveAnyToTVMFFIAny(Any(base));
+  EXPECT_EQ(base.use_count(), 2);
+  Any adopted = tvm::ffi::detail::AnyUnsafe::MoveTVMFFIAnyRawToAny(cell);
+  EXPECT_EQ(base.use_count(), 2);
+  EXPECT_TRUE(adopted.as<BaseObj>() == base.get());
+  adopted.reset();
+  EXPECT_EQ(base.use_count(), 1);
+}
+
 TEST(AnyUnsafe, AfterCheckAccessors) {
   Base base = MakeBase(5);
   Any any(base);

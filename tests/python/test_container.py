@@ -284,6 +284,20 @@ def test_map_from_non_mapping_is_type_error(cls: type, value: object) -> None:
         cls(value)
 
 
+@pytest.mark.parametrize("cls", [tvm_ffi.Map, tvm_ffi.Dict])
+def test_map_from_non_mapping_is_also_attribute_error(cls: type) -> None:
+    # a value without items() has always raised AttributeError here; callers catch either
+    with pytest.raises(AttributeError, match="expected a mapping, got 'int'"):
+        cls(3)
+    with pytest.raises(TypeError):
+        cls(3)
+    if cls is tvm_ffi.Map:
+        with pytest.raises(AttributeError, match="got 'NoneType'"):
+            cls(None)  # type: ignore[arg-type]
+    else:
+        assert len(cls(None)) == 0  # Dict(None) is an empty Dict
+
+
 def test_map_missing_key_is_key_error() -> None:
     m = Map({"a": 1})
     with pytest.raises(KeyError, match="key is not in Map"):

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ctypes
+from types import SimpleNamespace
 
 import pytest
 
@@ -30,7 +31,7 @@ def test_check_and_update_makes_the_capsule_from_the_integer_attribute() -> None
         pass
 
     assert opt._check_and_update_dlpack_c_exchange_api(Legacy)
-    assert "dlpack_exchange_api" in repr(Legacy.__dlpack_c_exchange_api__)
+    assert "dlpack_exchange_api" in repr(vars(Legacy)["__dlpack_c_exchange_api__"])
     assert not opt._check_and_update_dlpack_c_exchange_api(Plain)
     assert not opt._check_and_update_dlpack_c_exchange_api(object)
 
@@ -39,22 +40,38 @@ def test_torch_has_the_api_natively() -> None:
     torch = pytest.importorskip("torch")
     assert opt.load_torch_c_dlpack_extension() is None  # nothing to build
     assert opt._check_and_update_dlpack_c_exchange_api(torch.Tensor)
-    expected = "cuda" if torch.version.cuda else "cpu"
-    assert opt._torch_extension_device(torch) in (expected, "rocm")
+    expected = "cpu" if not torch.cuda.is_available() else ("rocm" if torch.version.hip else "cuda")
+    assert opt._torch_extension_device(torch) == expected
     opt.patch_torch_cuda_stream_protocol()
     assert hasattr(torch.cuda.Stream, "__cuda_stream__")
 
 
-def test_extension_device_of_other_builds() -> None:
-    class Version:
-        cuda = None
-        hip = "6.0"
+def _torch_like(gpu: bool | None, cuda: str | None, hip: str | None) -> SimpleNamespace:
+    """A stand-in torch module: gpu=None leaves out the cuda module."""
+    module = SimpleNamespace(version=SimpleNamespace(cuda=cuda, hip=hip))
+    if gpu is not None:
+        module.cuda = SimpleNamespace(is_available=lambda: gpu)
+    return module
 
-    class FakeTorch:
-        version = Version
 
-    assert opt._torch_extension_device(FakeTorch) == "rocm"
-    Version.hip = None
-    assert opt._torch_extension_device(FakeTorch) == "cpu"
-    Version.cuda = "12.4"
-    assert opt._torch_extension_device(FakeTorch) == "cuda"
+@pytest.mark.parametrize(
+    ("gpu", "cuda", "hip", "device"),
+    [
+        (False, "12.4", None, "cpu"),  # a CUDA build on a machine without a GPU
+        (False, None, "6.0", "cpu"),
+        (None, "12.4", None, "cpu"),
+        (True, "12.4", None, "cuda"),
+        (True, None, "6.0", "rocm"),
+        (True, "12.4", "6.0", "cuda"),
+        (True, None, None, "cuda"),  # a GPU, but the build names neither version
+    ],
+)
+def test_extension_device_of_other_builds(
+    gpu: bool | None, cuda: str | None, hip: str | None, device: str
+) -> None:
+    assert opt._torch_extension_device(_torch_like(gpu, cuda, hip)) == device
+
+
+def test_extension_device_without_version_attributes() -> None:
+    module = SimpleNamespace(cuda=SimpleNamespace(is_available=lambda: True), version=object())
+    assert opt._torch_extension_device(module) == "cuda"

@@ -166,6 +166,27 @@ def test_opaque_ptr_handlers_pass_an_exact_class_as_a_pointer() -> None:
         del core._OPAQUE_PTR_HANDLERS[Handle]
 
 
+def test_opaque_ptr_handler_class_satisfies_a_void_p_schema() -> None:
+    class Handle:
+        def __init__(self, address: int) -> None:
+            self.address = address
+
+    class SubHandle(Handle):
+        pass
+
+    schema = core.TypeSchema.from_annotation(ctypes.c_void_p)
+    with pytest.raises(TypeError, match=r"expected ctypes\.c_void_p"):
+        schema.check_value(Handle(0x20))
+    core._OPAQUE_PTR_HANDLERS[Handle] = lambda value: value.address
+    try:
+        schema.check_value(Handle(0x20))
+        assert schema.convert(Handle(0x20)).type_index == 4  # kTVMFFIOpaquePtr
+        with pytest.raises(TypeError, match=r"expected ctypes\.c_void_p"):
+            schema.check_value(SubHandle(0x20))  # exact classes only, as in calls
+    finally:
+        del core._OPAQUE_PTR_HANDLERS[Handle]
+
+
 def test_opaque_ptr_handler_must_return_an_int() -> None:
     class Bad:
         pass

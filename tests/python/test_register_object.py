@@ -244,7 +244,7 @@ def test_fallback_class_fields_and_methods() -> None:
     assert obj.v2 == 42
     assert obj.get_v1_plus_one() == 42
     assert obj.get_v2_plus_two() == 44
-    assert type(obj).get_v2_plus_two.__doc__ == "Get (v2 + 2)"
+    assert type(obj).get_v2_plus_two.__doc__ == "Get (v2 + 2) from TestUnregisteredObject"
 
 
 # Slots

@@ -278,6 +278,8 @@ struct AnyUnsafe {
     return out;
   }
   static Any MoveTVMFFIAnyToAny(TVMFFIAny&& data) { return MoveTVMFFIAnyToAny(&data); }
+  /// Adopts an owning cell passed by value (nothing left behind to clear).
+  static Any MoveTVMFFIAnyRawToAny(TVMFFIAny raw) { return MoveTVMFFIAnyToAny(&raw); }
   template <typename T>
   static T CopyFromAnyViewAfterCheck(const Any& any) {
     if constexpr (std::is_same_v<T, Any>) {

@@ -62,13 +62,19 @@ cdef class CContainerBase(CObject):
         cdef list flat
         if not hasattr(mapping, "items"):
             api = constructor.rsplit(".", 1)[-1]
-            raise TypeError(f"{api}(): expected a mapping, got '{type(mapping).__name__}'")
+            raise _NotAMappingError(
+                f"{api}(): expected a mapping, got '{type(mapping).__name__}'")
         flat = []
         for key, value in mapping.items():
             flat.append(key)
             flat.append(value)
         self._init_from_builtin(constructor, tuple(flat))
         return 0
+
+
+class _NotAMappingError(TypeError, AttributeError):
+    """A Map or Dict built from a value without ``items()``: a TypeError, and an
+    AttributeError as well, the error such a value has always raised there."""
 
 
 cdef class CSequenceBase(CContainerBase):

@@ -194,8 +194,10 @@ cdef CAny convert_opaque_ptr_value(object value, bint* changed):
         changed[0] = True
         return cany_from_value(ctypes.c_void_p(None))
     vtype = type(value)
+    # classify_type, not arg_rule: a rejected value must not fix its class's rule before
+    # the class gets an _OPAQUE_PTR_HANDLERS entry
     if (hasattr(vtype, "__tvm_ffi_opaque_ptr__") or hasattr(vtype, "__cuda_stream__")
-            or arg_rule(value) == RULE_CUSTREAM):
+            or vtype in _OPAQUE_PTR_HANDLERS or classify_type(vtype) == RULE_CUSTREAM):
         changed[0] = True
         return pack_checked(value, "ctypes.c_void_p", value)
     raise expected_error("ctypes.c_void_p", value)

@@ -127,11 +127,13 @@ void RegisterUnregistered() {
   refl::ObjectDef<TestUnregisteredBaseObject>()
       .def_ro("v1", &TestUnregisteredBaseObject::v1)
       .def(refl::init<int64_t>(), "Makes an object holding v1")
-      .def("get_v1_plus_one", &TestUnregisteredBaseObject::GetV1PlusOne, "Get (v1 + 1)");
+      .def("get_v1_plus_one", &TestUnregisteredBaseObject::GetV1PlusOne,
+           "Get (v1 + 1) from TestUnregisteredBaseObject");
   refl::ObjectDef<TestUnregisteredObject>()
       .def_ro("v2", &TestUnregisteredObject::v2)
       .def(refl::init<int64_t, int64_t>(), "Makes an object holding v1 and v2")
-      .def("get_v2_plus_two", &TestUnregisteredObject::GetV2PlusTwo, "Get (v2 + 2)");
+      .def("get_v2_plus_two", &TestUnregisteredObject::GetV2PlusTwo,
+           "Get (v2 + 2) from TestUnregisteredObject");
   refl::GlobalDef().def("testing.make_unregistered_object",
                         []() { return ObjectRef(make_object<TestUnregisteredObject>(41, 42)); });
 }
