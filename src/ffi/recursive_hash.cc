@@ -143,8 +143,8 @@ class RecursiveHasher {
       return;
     }
     TVM_FFI_THROW(ValueError) << "RecursiveHash: type `" << obj->GetTypeKey()
-                              << "` customises equality (__ffi_eq__ or __ffi_compare__) but has "
-                                 "no __ffi_hash__; register one so that equal values hash equal";
+                              << "` defines __ffi_eq__ or __ffi_compare__ but not __ffi_hash__; "
+                                 "register a __ffi_hash__ hook so that equal values hash equal";
   }
 
   static uint64_t HashShape(const ShapeObj* shape) {

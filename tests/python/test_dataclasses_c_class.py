@@ -342,3 +342,14 @@ def test_asdict_and_astuple_take_instances_only(func: Callable[[Any], Any]) -> N
 def test_replace_takes_instances_only() -> None:
     with pytest.raises(TypeError, match="replace\\(\\): expected a c_class or py_class instance"):
         replace(testing.TestIntPair, a=1)
+
+
+def test_an_undocumented_native_field_or_method_has_doc_none() -> None:
+    base = core._type_cls_to_type_info(testing._TestCxxClassBase)
+    assert [f.doc for f in base.fields] == [None, None]
+    assert all(f.dataclass_field.doc is None for f in base.fields)
+    pair = core._type_cls_to_type_info(testing.TestIntPair)
+    assert [f.doc for f in pair.fields] == ["Field `a`", "Field `b`"]
+    docs = {m.name: m.doc for m in pair.methods}
+    assert docs["__ffi_init__"] is None
+    assert docs["sum"] == "Method to compute sum of a and b"

@@ -11,6 +11,7 @@ import pytest
 
 import tvm_ffi
 from tvm_ffi import core
+from tvm_ffi.dataclasses import fields, is_dataclass
 from tvm_ffi.dataclasses.enum import (
     ENUM_STATE_ATTR,
     Enum,
@@ -152,6 +153,14 @@ def test_enum_state_starts_empty() -> None:
     assert (len(state.entries), len(state.indexes), len(state.attrs)) == (0, 0, 0)
 
 
+def test_enum_state_is_a_c_class_dataclass() -> None:
+    state = core._lookup_type_attr(_type_index("testing.TestCxxStrEnum"), ENUM_STATE_ATTR)
+    assert is_dataclass(state) and is_dataclass(EnumState)
+    assert [f.name for f in fields(state)] == ["entries", "indexes", "attrs"]
+    assert all(not f.init for f in fields(EnumState))
+    assert repr(EnumState()) == "ffi.EnumState(entries=[], indexes={}, attrs={})"
+
+
 # --- members shared with C++ ---
 
 
@@ -176,6 +185,16 @@ def test_type_schema_converts_an_index_to_the_member() -> None:
 def test_type_schema_rejects_what_is_not_a_member(value: Any) -> None:
     with pytest.raises(TypeError, match=r"type conversion failed for testing\.TestCxxIntEnum"):
         core.TypeSchema.from_annotation(Level).convert(value)
+
+
+@pytest.mark.parametrize("value", [1 << 63, -(1 << 63) - 1, 1 << 70])
+def test_an_index_outside_int64_says_so(value: int) -> None:
+    with pytest.raises(TypeError, match=rf"integer {value} out of int64 range"):
+        core.TypeSchema.from_annotation(Level).convert(value)
+    holder = _TestCxxEnumHolder(10, "+")
+    with pytest.raises(TypeError, match="out of int64 range"):
+        holder.priority = value
+    assert holder.priority.same_as(Level.low)
 
 
 def test_enum_registered_in_cxx_only() -> None:

@@ -225,10 +225,20 @@ MEMBERS = [Level.low, Op.mul, Color.red, Priority.HIGH]
 
 
 @pytest.mark.parametrize("member", MEMBERS, ids=lambda m: repr(m))
-def test_copies_are_the_member_itself(member: Any) -> None:
-    assert copy.copy(member) is member
+def test_deep_copies_are_the_member_itself(member: Any) -> None:
     assert copy.deepcopy(member) is member
     assert copy.deepcopy([member, {"k": member}])[1]["k"] is member
+
+
+@pytest.mark.parametrize("member", MEMBERS, ids=lambda m: repr(m))
+def test_a_shallow_copy_is_a_new_unregistered_object(member: Any) -> None:
+    twin = copy.copy(member)
+    assert type(twin) is type(member) and not twin.same_as(member)
+    assert (twin._int_index, twin._str_index) == (member._int_index, member._str_index)
+    assert not structural_equal(twin, member)  # singletons compare by identity
+    assert structural_equal(member, member)
+    assert type(member).get(member._str_index) is member
+    assert pickle.loads(pickle.dumps(twin)).same_as(member)  # the index is looked up
 
 
 @pytest.mark.parametrize("member", MEMBERS, ids=lambda m: repr(m))

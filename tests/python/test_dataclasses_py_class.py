@@ -544,8 +544,11 @@ def test_cycles_compare_and_eq_without_hash_is_rejected():
         def __ffi_eq__(self, other: EqOnly, fn: object) -> bool:
             return self.key == other.key
 
-    with pytest.raises(ValueError, match="has no __ffi_hash__"):
+    without_hash = "defines __ffi_eq__ or __ffi_compare__ but not __ffi_hash__"
+    with pytest.raises(ValueError, match=without_hash):
         hash(EqOnly(1))
+    with pytest.raises(ValueError, match="but not __ffi_hash__"):
+        tvm_ffi.get_global_func("ffi.RecursiveHash")(tvm_ffi.Array([EqOnly(2)]))
 
 
 def test_native_registration_helpers_refuse_inconsistent_input():
@@ -602,8 +605,26 @@ def test_a_bad_default_names_its_own_field():
         a: int
         b: int = field(default_factory=lambda: "not an int", init=False)
 
-    with pytest.raises(TypeError, match=r"__ffi_init__\(\) field 'b':\n  expected int, got str"):
+    with pytest.raises(
+        TypeError, match=r"__ffi_init__\(\) default for field 'b':\n  expected int, got str"
+    ):
         BadDefault(1)
+
+
+def test_a_bad_declared_default_is_reported_as_the_default():
+    @py_class(unique_key("BadDeclaredDefault"))
+    class BadDeclaredDefault(tvm_ffi.Object):
+        a: int
+        pair: tvm_ffi.testing.TestIntPair = 5  # type: ignore[assignment]
+        tail: int = field(default=0, kw_only=True)
+
+    with pytest.raises(TypeError, match=r"\(\) default for field 'pair':\n  expected testing"):
+        BadDeclaredDefault(1)
+    with pytest.raises(TypeError, match=r"\(\) field 'pair':") as given:
+        BadDeclaredDefault(1, 5)
+    assert "default for" not in str(given.value)
+    with pytest.raises(TypeError, match=r"\(\) field 'tail':\n  expected int, got str"):
+        BadDeclaredDefault(1, tvm_ffi.testing.TestIntPair(1, 2), tail="x")
 
 
 def test_user_init_of_a_class_with_a_forward_reference():
@@ -774,7 +795,7 @@ def test_a_base_defining_a_hook_as_none_stops_its_inheritance():
 def test_unconsumed_extra_field_options_are_refused():
     made = field(default=1, shape="nchw")
     assert made.extra_kwargs == {"shape": "nchw"}
-    with pytest.raises(TypeError, match=r"field 'x' of .*Extra: unrecognized field options: shape"):
+    with pytest.raises(TypeError, match=r"py_class\(\): Extra[.]x: unrecognized field options: sh"):
 
         @py_class(unique_key("Extra"))
         class Extra(tvm_ffi.Object):

@@ -335,15 +335,18 @@ def _py_class_init(CObject obj, _PyClassInitPlan plan, tuple args):
     cdef tuple others = plan.others
     cdef tuple entry = None
     cdef Py_ssize_t i
+    cdef bint defaulted = False
     try:
         for i in range(len(params)):
             entry = <tuple>params[i]
+            defaulted = args[i] is _MISSING_SENTINEL
             store_init_value(obj, entry, args[i])
+        defaulted = True
         for i in range(len(others)):
             entry = <tuple>others[i]
             store_init_value(obj, entry, _MISSING_SENTINEL)
     except TypeError as err:
-        raise_field_error(plan, entry, err)
+        raise_field_error(plan, entry, err, defaulted)
     return False
 
 
@@ -368,9 +371,15 @@ cdef int raise_missing_argument(_PyClassInitPlan plan, tuple entry) except -1:
                     f"'{(<FFIProperty>entry[0]).field.name}'")
 
 
-cdef int raise_field_error(_PyClassInitPlan plan, tuple entry, object err) except -1:
+cdef int raise_field_error(_PyClassInitPlan plan, tuple entry, object err,
+                           bint defaulted) except -1:
+    """A failed store as a TypeError naming the field (``default for field`` when the value
+    was the field's default)."""
     if isinstance(err, _MissingArgument):
         return raise_missing_argument(plan, entry)
     message = str(err).replace("\n", "\n  ")
-    raise TypeError(f"{plan.type_key}.__ffi_init__() field '{(<FFIProperty>entry[0]).field.name}':"
-                    f"\n  {message}") from None
+    name = (<FFIProperty>entry[0]).field.name
+    if defaulted:
+        raise TypeError(f"{plan.type_key}.__ffi_init__() default for field '{name}':"
+                        f"\n  {message}") from None
+    raise TypeError(f"{plan.type_key}.__ffi_init__() field '{name}':\n  {message}") from None

@@ -120,11 +120,14 @@ cdef CAny convert_object(_TypeConverter conv, object value, bint* changed):
 
 
 cdef object enum_member_at(int32_t type_index, object value):
-    """The member of an enum type at an int or str index (None when there is none)."""
-    if not (isinstance(value, str) or (type(value) is int and -(2**63) <= value < 2**63)):
+    """The member of an enum type at an int or str index (None when there is none); an int
+    index outside int64 is a conversion error."""
+    if not (isinstance(value, str) or type(value) is int):
         return None
     state = _lookup_type_attr(type_index, "__ffi_enum__")
-    return None if state is None else state.indexes.get(value)
+    if state is None:
+        return None
+    return state.indexes.get(checked_int64(value) if type(value) is int else value)
 
 
 cdef object converter_convert_attr(_TypeConverter conv):

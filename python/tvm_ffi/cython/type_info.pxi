@@ -535,7 +535,7 @@ cdef object parse_metadata(TVMFFIByteArray text):
 cdef object build_field(const TVMFFIFieldInfo* field):
     metadata = parse_metadata(field.metadata)
     result = TypeField(
-        name=byte_array_to_str(field.name), doc=byte_array_to_str(field.doc),
+        name=byte_array_to_str(field.name), doc=byte_array_to_str(field.doc) or None,
         size=field.size, alignment=field.alignment, offset=field.offset,
         field_static_type_index=field.field_static_type_index, flags=field.flags,
         frozen=(field.flags & kTVMFFIFieldFlagBitMaskWritable) == 0,
@@ -593,7 +593,7 @@ cdef object build_method(const TVMFFIMethodInfo* method, str type_key):
     cdef TVMFFIAny owned
     CHECK_CALL(TVMFFIAnyViewToOwnedAny(&method.method, &owned))
     result = TypeMethod(
-        name=byte_array_to_str(method.name), doc=byte_array_to_str(method.doc),
+        name=byte_array_to_str(method.name), doc=byte_array_to_str(method.doc) or None,
         func=make_result(&owned),
         is_static=(method.flags & kTVMFFIFieldFlagBitMaskIsStaticMethod) != 0,
         metadata=parse_metadata(method.metadata))

@@ -8,11 +8,12 @@ made by the type's ``__ffi_new__`` and filled through the field setters.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import core, registry
+from .. import core
 from ..container import Dict, List
 from ..core import Object
+from .c_class import c_class
 from .field import is_class_var, own_annotations
 
 ENUM_STATE_ATTR = "__ffi_enum__"
@@ -21,7 +22,7 @@ _INT64_MIN = -(2**63)
 _INT64_MAX = 2**63 - 1
 
 
-@registry.register_object("ffi.EnumState")
+@c_class("ffi.EnumState")
 class EnumState(Object):
     """The registry of one enum class, stored in its ``__ffi_enum__`` type attribute.
 
@@ -35,9 +36,13 @@ class EnumState(Object):
         Per-member extra attributes: attribute name -> (member -> value).
     """
 
-    entries: List[Any]
-    indexes: Dict[Any, Any]
-    attrs: Dict[str, Dict[Any, Any]]
+    entries: List[Object]
+    indexes: Dict[Any, Object]
+    attrs: Dict[str, Dict[Object, Any]]
+
+    if TYPE_CHECKING:
+        # The native fields are not ``__init__`` parameters: a new registry starts empty.
+        def __init__(self) -> None: ...
 
 
 class _EnumEntry:

@@ -61,9 +61,10 @@ _EnumMetaBase = core._ObjectMeta
 _is_class_var = is_class_var
 _register = register_member
 
-#: Dunders an enum class keeps from :class:`Enum` (members are singletons: a copy is the
-#: member itself) unless its body defines them.
-_SINGLETON_DUNDERS = ("__copy__", "__deepcopy__", "__replace__", "__reduce__")
+#: Dunders an enum class keeps from :class:`Enum` (a deep copy of a member is the member
+#: itself) unless its body defines them. ``copy.copy`` keeps the decorator's shallow copy: a
+#: new, unregistered object, as upstream.
+_SINGLETON_DUNDERS = ("__deepcopy__", "__replace__", "__reduce__")
 
 
 def entry(*args: Any, **kwargs: Any) -> Any:
@@ -241,9 +242,6 @@ class Enum(Object, metaclass=_EnumMeta):
             f"expected one index (int or str) or member, "
             f"got {len(args)} positional and {len(kwargs)} keyword argument(s)"
         )
-
-    def __copy__(self: _E) -> _E:
-        return self
 
     def __deepcopy__(self: _E, memo: Any = None) -> _E:
         return self

@@ -385,8 +385,8 @@ def on_fields_resolved(type_info: Any, resolved_fields: _resolve_fields.Resolved
     for made in own_fields:
         if made.extra_kwargs:
             raise TypeError(
-                f"py_class(): field '{made.name}' of {cls.__qualname__}: unrecognized field "
-                f"options: {', '.join(sorted(made.extra_kwargs))}"
+                f"py_class(): {cls.__name__}.{made.name}: unrecognized field options: "
+                f"{', '.join(sorted(made.extra_kwargs))}"
             )
     type_attr_names, inherited = _type_attr_options(cls)
     globalns = vars(sys.modules[cls.__module__]) if cls.__module__ in sys.modules else {}
