@@ -9,8 +9,12 @@ check never silently stops running there.
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,3 +61,31 @@ def require_reference_wheel(version: str) -> Path:
     if not wheels:
         missing_reference(version)
     return wheels[0]
+
+
+def install_reference_package(version: str, folder: Path) -> Path:
+    """Install the ``version`` wheel's package into ``folder/apache`` and return that folder.
+
+    Put first on ``PYTHONPATH`` (``conftest.environment_with_path_first``), it shadows our
+    package in a child interpreter. Skips or fails like :func:`require_reference_wheel`.
+    """
+    wheel = require_reference_wheel(version)
+    site = folder / "apache"
+    pip = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index"]
+    subprocess.run([*pip, "--target", str(site), str(wheel)], check=True, capture_output=True)
+    return site
+
+
+def run_json_script(script: Path, *args: str, cwd: Path, env: dict[str, str] | None = None) -> Any:
+    """Run ``python script args...`` in ``cwd`` and return the JSON document it prints."""
+    result = subprocess.run(
+        [sys.executable, str(script), *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=cwd,
+        env=env,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)

@@ -14,16 +14,13 @@ module, ``Class.member`` for a member) with its reason.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import environment_with_path_first
 from pinned_versions import MATCHED_VERSION
-from reference_wheels import require_reference_wheel
+from reference_wheels import install_reference_package, run_json_script
 
 SCRIPT = Path(__file__).parent / "scripts" / "module_surface.py"
 OMISSIONS_FILE = Path(__file__).with_name("surface_omissions.txt")
@@ -34,31 +31,14 @@ IMPORTED_VALUE_ORIGINS = frozenset({"typing", "typing_extensions", "__future__",
 Surface = dict[str, dict[str, Any]]
 
 
-def _surface(env: dict[str, str] | None, cwd: Path) -> dict[str, Any]:
-    result = subprocess.run(
-        [sys.executable, str(SCRIPT)],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=cwd,
-        env=env,
-        timeout=600,
-    )
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
-
-
 @pytest.fixture(scope="module")
 def surfaces(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Surface]:
     """``{"apache": ..., "ours": ...}``: module name -> ``{"names": ..., "all": ...}``."""
-    wheel = require_reference_wheel(MATCHED_VERSION)
     work = tmp_path_factory.mktemp("surface")
-    site = work / "apache"
-    pip = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index"]
-    subprocess.run([*pip, "--target", site, wheel], check=True, capture_output=True)
-    apache = _surface(environment_with_path_first(site), work)
+    site = install_reference_package(MATCHED_VERSION, work)
+    apache = run_json_script(SCRIPT, cwd=work, env=environment_with_path_first(site))
     assert apache["file"].startswith(str(site)), apache["file"]
-    ours = _surface(None, work)
+    ours = run_json_script(SCRIPT, cwd=work)
     assert not ours["file"].startswith(str(site)), ours["file"]
     return {"apache": apache["modules"], "ours": ours["modules"]}
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from conftest import environment_with_path_first
 from pinned_versions import MATCHED_VERSION
-from reference_wheels import require_reference_wheel
+from reference_wheels import install_reference_package
 
 SCRIPT = Path(__file__).parent / "scripts" / "pickle_values.py"
 NAMES = [
@@ -61,11 +61,8 @@ def _run(*args: str | Path, cwd: Path, env: dict[str, str] | None = None) -> str
 @pytest.fixture(scope="module")
 def descriptions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
     """``{"<reader> reads <writer>": {name: description}}`` for the four pairings."""
-    wheel = require_reference_wheel(MATCHED_VERSION)
     work = tmp_path_factory.mktemp("pickles")
-    site = work / "apache"
-    pip = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index"]
-    subprocess.run([*pip, "--target", site, wheel], check=True, capture_output=True)
+    site = install_reference_package(MATCHED_VERSION, work)
     # Apache's package, put ahead of site-packages, shadows ours in the same interpreter.
     envs = {"ours": None, "apache": environment_with_path_first(site)}
     where = [sys.executable, "-c", "import tvm_ffi; print(tvm_ffi.__file__)"]

@@ -10,15 +10,13 @@ every type the two share, apart from the deliberate differences listed in ``DELI
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import environment_with_path_first
 from pinned_versions import MATCHED_VERSION
-from reference_wheels import require_reference_wheel
+from reference_wheels import install_reference_package, run_json_script
 
 import tvm_ffi
 import tvm_ffi.testing  # registers the testing types
@@ -137,21 +135,6 @@ def test_visit_objects_have_no_generated_init(type_key: str) -> None:
     assert _attr(type_key, "__ffi_new__") is not None
 
 
-def _dump(env: dict[str, str] | None, cwd: Path) -> dict[str, Any]:
-    result = subprocess.run(
-        [sys.executable, str(SCRIPT), "--json", "ffi.", "testing."],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=cwd,
-        env=env,
-        timeout=600,
-    )
-    assert result.returncode == 0, result.stderr
-    document: dict[str, Any] = json.loads(result.stdout)
-    return document
-
-
 def _comparable(type_key: str, record: dict[str, Any]) -> dict[str, Any]:
     """The record without docs (our own words), the fields' static type indices (set by the
     headers' type traits) and the deliberately different attributes."""
@@ -169,12 +152,12 @@ def _comparable(type_key: str, record: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_registry_matches_the_reference(tmp_path: Path) -> None:
-    wheel = require_reference_wheel(MATCHED_VERSION)
-    site = tmp_path / "apache"
-    pip = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index"]
-    subprocess.run([*pip, "--target", str(site), str(wheel)], check=True, capture_output=True)
-    apache_dump = _dump(environment_with_path_first(site), tmp_path)
-    ours_dump = _dump(None, tmp_path)
+    site = install_reference_package(MATCHED_VERSION, tmp_path)
+    args = ("--json", "ffi.", "testing.")
+    apache_dump = run_json_script(
+        SCRIPT, *args, cwd=tmp_path, env=environment_with_path_first(site)
+    )
+    ours_dump = run_json_script(SCRIPT, *args, cwd=tmp_path)
     assert apache_dump["library"].startswith(str(site)), apache_dump["library"]
     assert not ours_dump["library"].startswith(str(site)), ours_dump["library"]
     apache, ours = apache_dump["types"], ours_dump["types"]
