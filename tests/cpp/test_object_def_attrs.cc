@@ -276,9 +276,10 @@ TEST(ContainerDetail, StorageAndObjectRefTraits) {
   static_assert(detail::storage_enabled_v<int64_t>);
   static_assert(detail::storage_enabled_v<Any>);
   static_assert(detail::storage_enabled_v<String>);
-  static_assert(!detail::storage_enabled_v<const Object*>);
+  static_assert(detail::storage_enabled_v<const Object*>);  // stored owning, as in Apache
+  static_assert(!detail::storage_enabled_v<DLTensor*>);
   static_assert(detail::all_storage_enabled_v<int64_t, String, Array<Any>>);
-  static_assert(!detail::all_storage_enabled_v<int64_t, const Object*>);
+  static_assert(!detail::all_storage_enabled_v<int64_t, DLTensor*>);
   static_assert(detail::all_storage_enabled_v<>);
   static_assert(detail::all_object_ref_v<Array<Any>, Map<Any, Any>>);
   static_assert(!detail::all_object_ref_v<Array<Any>, int64_t>);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// test_owning_pointer_traits.cc: ObjectPtr<T> and Arc<T> in Any cells, containers and typed
-// functions, including pointees only forward-declared where the container type is named (the
-// shape of the headers tvm_ffi.dataclasses.gen_abi_cpp writes).
+// test_owning_pointer_traits.cc: ObjectPtr<T>, Arc<T> (and raw object pointers) in Any cells,
+// Optional, containers and typed functions, including pointees only forward-declared where the
+// container type is named (the shape of the headers tvm_ffi.dataclasses.gen_abi_cpp writes).
 #include <gtest/gtest.h>
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
@@ -74,7 +74,9 @@ struct OtherObj : public Object {
 };
 
 static_assert(sizeof(Array<Arc<ItemObj>>) == sizeof(void*));
-static_assert(sizeof(Optional<Arc<ItemObj>>) == sizeof(Any), "an Any-backed Optional");
+static_assert(sizeof(Optional<Arc<ItemObj>>) == sizeof(void*), "one pointer, as in Apache");
+static_assert(sizeof(Optional<ObjectPtr<ItemObj>>) == sizeof(void*), "one pointer, as in Apache");
+static_assert(sizeof(Optional<Optional<Arc<ItemObj>>>) == sizeof(Any), "an Any-backed Optional");
 static_assert(sizeof(Arc<ItemObj>) == sizeof(void*) && sizeof(ObjectPtr<ItemObj>) == sizeof(void*));
 
 constexpr uint64_t kStrongOne = (1ULL << 32) | 1ULL;
@@ -172,6 +174,48 @@ TEST(OwningPointerTraits, TypedFunctionsTakeAndReturnPointers) {
   tvm::ffi::Error err = CatchError([&] { value_of(nullptr); });
   EXPECT_EQ(err.kind(), "TypeError");
   EXPECT_NE(err.message().find("test_owning_ptr.Item"), std::string::npos) << err.message();
+}
+
+TEST(OwningPointerTraits, OptionalOfAPointerIsNullWhenEmpty) {
+  Optional<Arc<ItemObj>> maybe;
+  EXPECT_FALSE(maybe.has_value());
+  EXPECT_EQ(maybe.get(), nullptr);
+  EXPECT_EQ(CatchError([&] { maybe.value(); }).kind(), "RuntimeError");
+  Arc<ItemObj> item = make_arc<ItemObj>(4);
+  maybe = item;
+  EXPECT_TRUE(maybe == item && maybe.same_as(item));
+  EXPECT_EQ(maybe.use_count(), 2);
+  EXPECT_EQ((*maybe)->value, 4);
+  Any cell = maybe;
+  EXPECT_EQ(cell.type_index(), ItemObj::RuntimeTypeIndex());
+  EXPECT_EQ(cell.cast<Optional<Arc<ItemObj>>>().get(), item.get());
+  EXPECT_TRUE(Any(nullptr).cast<Optional<Arc<ItemObj>>>() == std::nullopt);
+  cell = nullptr;
+  maybe = std::nullopt;
+  EXPECT_EQ(item.use_count(), 1);
+  EXPECT_EQ(maybe.value_or(item).get(), item.get());
+
+  Optional<ObjectPtr<ItemObj>> nullable = ObjectPtr<ItemObj>();
+  EXPECT_FALSE(nullable.has_value());  // a null pointer is "nothing"
+  nullable = make_object<ItemObj>(5);
+  ObjectPtr<ItemObj> out = *std::move(nullable);
+  EXPECT_EQ(out->value, 5);
+}
+
+TEST(OwningPointerTraits, ContainersHoldRawObjectPointers) {
+  // As in Apache's headers: the container owns its cells; an element read back borrows.
+  static_assert(tvm::ffi::details::container_storage_enabled_v<const ItemObj*>);
+  static_assert(sizeof(Optional<const ItemObj*>) == sizeof(Any));
+  ObjectPtr<ItemObj> item = make_object<ItemObj>(8);
+  Array<const ItemObj*> items{item.get()};
+  EXPECT_EQ(RefCountWord(item.get()), kStrongTwo);
+  EXPECT_EQ(items[0]->value, 8);
+  Map<String, const ItemObj*> by_name{{"a", item.get()}};
+  EXPECT_EQ(by_name["a"], item.get());
+  Optional<const ItemObj*> maybe = static_cast<const ItemObj*>(item.get());
+  EXPECT_EQ(maybe.value(), item.get());
+  Any as_any = Array<Any>{Any(make_arc<OtherObj>())};
+  EXPECT_FALSE(as_any.as<Array<const ItemObj*>>().has_value());
 }
 
 TEST(OwningPointerTraits, BuiltinObjectsUnderApacheNames) {

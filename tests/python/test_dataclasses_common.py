@@ -15,7 +15,7 @@ import pytest
 import tvm_ffi
 import tvm_ffi.testing
 from tvm_ffi import _dunder, core
-from tvm_ffi.dataclasses import common, field, fields, init_property, py_class
+from tvm_ffi.dataclasses import Field, common, field, fields, init_property, py_class
 
 _COUNTER = [0]
 
@@ -124,6 +124,24 @@ def test_make_namedtuple_converts_like_the_fields():
     with pytest.raises(TypeError):
         values._make([1, []])  # the length is checked first
     assert isinstance(made, tuple) and made == values(1, [2, 3], "x")
+
+
+def test_make_namedtuple_chains_the_conversion_error():
+    values = common._make_namedtuple("LeafValues", fields(Leaf))
+    with pytest.raises(TypeError) as info:
+        values(1, ["a"], "x")
+    cause = info.value.__cause__
+    assert isinstance(cause, TypeError)
+    assert str(info.value) == f"LeafValues.items: {cause}"
+
+
+def test_make_namedtuple_member_may_be_named_cls():
+    # The class is the first positional argument of __new__; a member may still be "cls".
+    one = core.TypeSchema.from_annotation(float)
+    values = common._make_namedtuple("Named", (Field("cls", one), Field("x", one)))
+    made = values(x=1, cls=2)
+    assert made == (2.0, 1.0) and type(made.cls) is float
+    assert values._make([3, 4]).cls == 3.0 and made._replace(cls=5).cls == 5.0
 
 
 # _dunder

@@ -19,7 +19,9 @@ namespace ffi {
 /// cast to a raw pointer (as in Apache's headers): a function taking `const T*` never receives
 /// nullptr from a caller; one that accepts None takes `Optional<TRef>`. A non-const pointer
 /// converts only for a mutable object type; for others it is no value at all, so overloads
-/// taking Any (such as an `operator<<`) are not candidates for it.
+/// taking Any (such as an `operator<<`) are not candidates for it. Containers and Optional store
+/// such pointers as owning cells (`Array<const T*>`, as in Apache's headers); an element read back
+/// borrows from the container's cell.
 template <typename TPtr>
 struct TypeTraits<TPtr, std::enable_if_t<std::is_pointer_v<TPtr> &&
                                          std::is_base_of_v<Object, std::remove_pointer_t<TPtr>> &&
@@ -27,7 +29,6 @@ struct TypeTraits<TPtr, std::enable_if_t<std::is_pointer_v<TPtr> &&
                                           std::remove_pointer_t<TPtr>::_type_mutable)>>
     : public TypeTraitsBase {
   using ObjType = std::remove_const_t<std::remove_pointer_t<TPtr>>;
-  static constexpr bool storage_enabled = false;
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIObject;
 
   static void CopyToAnyView(TPtr src, TVMFFIAny* result) {

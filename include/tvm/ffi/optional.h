@@ -36,11 +36,25 @@ template <typename T>
 inline constexpr bool use_object_ref_optional_v =
     std::is_base_of_v<ObjectRef, T> && !is_optional_type_v<T>;
 
+template <typename T>
+inline constexpr bool is_object_ptr_type_v = false;
+template <typename TObject>
+inline constexpr bool is_object_ptr_type_v<ObjectPtr<TObject>> = true;
+template <typename T>
+inline constexpr bool is_arc_type_v = false;
+template <typename TObject>
+inline constexpr bool is_arc_type_v<Arc<TObject>> = true;
+
+/// Whether Optional<T> is one pointer: T an object reference, an ObjectPtr or an Arc.
+template <typename T>
+inline constexpr bool use_object_ptr_optional_v =
+    use_object_ref_optional_v<T> || is_object_ptr_type_v<T> || is_arc_type_v<T>;
+
 /// Whether Optional<T> stores its value in an Any cell (None meaning "nothing"). This is the
 /// layout C++ entry points of the runtime take and return (16 bytes, as in Apache TVM FFI).
 template <typename T>
 inline constexpr bool use_any_optional_v =
-    TypeTraits<T>::storage_enabled && !use_object_ref_optional_v<T>;
+    TypeTraits<T>::storage_enabled && !use_object_ptr_optional_v<T>;
 
 /// A T or nothing, for types an Any cannot hold (views such as DLTensor*): a std::optional.
 template <typename T, typename>
@@ -167,6 +181,76 @@ class Optional<T, std::enable_if_t<use_object_ref_optional_v<T>>> : public Objec
   bool operator==(const Optional& other) const { return data_ == other.data_; }
   bool operator!=(const Optional& other) const { return data_ != other.data_; }
   static constexpr bool _type_is_nullable = true;
+};
+
+namespace details {
+template <typename TPtr>
+struct OwningPointee;
+template <typename TObject>
+struct OwningPointee<ObjectPtr<TObject>> {
+  using type = TObject;
+};
+template <typename TObject>
+struct OwningPointee<Arc<TObject>> {
+  using type = TObject;
+};
+}  // namespace details
+
+/// Optional of an owning pointer (ObjectPtr<X> or Arc<X>): one ObjectPtr<X>, null meaning
+/// "nothing" (pointer-sized, the layout Apache's headers give it). A present Arc is never null.
+template <typename T>
+class Optional<T, std::enable_if_t<is_object_ptr_type_v<T> || is_arc_type_v<T>>> {
+ public:
+  using ContainerType = typename details::OwningPointee<T>::type;
+  Optional() = default;
+  Optional(std::nullopt_t) {}                     // NOLINT(*)
+  Optional(std::nullptr_t) {}                     // NOLINT(*)
+  Optional(T value) : data_(std::move(value)) {}  // NOLINT(*)
+  Optional(std::optional<T> value) {              // NOLINT(*)
+    if (value.has_value()) data_ = *std::move(value);
+  }
+
+  bool has_value() const { return data_ != nullptr; }
+  explicit operator bool() const { return has_value(); }
+  T value() const& {
+    if (!has_value()) details::ThrowBackOptionalAccess();
+    return Wrap(data_);
+  }
+  T value() && {
+    if (!has_value()) details::ThrowBackOptionalAccess();
+    return Wrap(std::move(data_));
+  }
+  template <typename U>
+  T value_or(U&& default_value) const {
+    return has_value() ? Wrap(data_) : T(std::forward<U>(default_value));
+  }
+  T operator*() const& { return value(); }
+  T operator*() && { return std::move(*this).value(); }
+  /// The object pointed to, or nullptr.
+  ContainerType* get() const { return data_.get(); }
+  int use_count() const { return data_.use_count(); }
+  bool unique() const { return data_.unique(); }
+  bool same_as(const Optional& other) const { return data_ == other.data_; }
+  bool same_as(const T& other) const { return get() == other.get(); }
+  bool operator==(std::nullopt_t) const { return !has_value(); }
+  bool operator!=(std::nullopt_t) const { return has_value(); }
+  bool operator==(std::nullptr_t) const { return !has_value(); }
+  bool operator!=(std::nullptr_t) const { return has_value(); }
+  bool operator==(const Optional& other) const { return data_ == other.data_; }
+  bool operator!=(const Optional& other) const { return data_ != other.data_; }
+  bool operator==(const T& other) const { return get() == other.get(); }
+  bool operator!=(const T& other) const { return get() != other.get(); }
+
+ private:
+  static T Wrap(ObjectPtr<ContainerType> ptr) {
+    if constexpr (is_arc_type_v<T>) {
+      return details::ObjectUnsafe::ArcFromObjectPtr(std::move(ptr));
+    } else {
+      return ptr;
+    }
+  }
+
+  ObjectPtr<ContainerType> data_;
 };
 
 /// Optional<T> in cells: None, or whatever T accepts.

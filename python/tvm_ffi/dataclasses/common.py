@@ -274,11 +274,11 @@ def _make_namedtuple(typename: str, fields: tuple[Field, ...]) -> Any:
             try:
                 converted.append(_to_py_class_value(schema.convert(value)))
             except TypeError as err:
-                raise TypeError(f"{typename}.{name}: {err}") from None
+                raise TypeError(f"{typename}.{name}: {err}") from err
         return converted
 
     @functools.wraps(plain_new)
-    def __new__(cls: type, *args: Any, **kwargs: Any) -> Any:
+    def __new__(cls: type, /, *args: Any, **kwargs: Any) -> Any:  # a member may be named cls
         return plain_new(cls, *convert(plain_new(cls, *args, **kwargs)))
 
     def _make(cls: type, iterable: Iterable[Any]) -> Any:

@@ -77,10 +77,9 @@ class _Carrier:
 class _FieldModel:
     """One member of a view struct.
 
-    ``kind`` is ``"typed"`` for a member of ``carrier``'s type, ``"opaque"`` for a reflected
-    field with no C++ type known to match it (a byte array; ``note`` says why), ``"padding"``
-    for bytes reflection does not cover, and ``"alias"`` for a field re-exposing bytes already
-    laid out (only a comment).
+    ``kind`` is ``"typed"`` for a member of ``carrier``'s type, ``"padding"`` for bytes
+    reflection does not cover, and ``"alias"`` for a field re-exposing bytes already laid out
+    (only a comment).
     """
 
     reflected_name: str
@@ -104,7 +103,7 @@ class _ClassModel:
 
 
 class _NoCarrier(ValueError):
-    """No C++ type is known to match a field; it becomes an opaque byte array."""
+    """No C++ type is known to match a field (``gen_abi_cpp`` raises it, naming the field)."""
 
 
 _OBJECT_PTR = "::tvm::ffi::ObjectPtr<"
@@ -556,21 +555,34 @@ class _Generator:
             return self._lower_nullable_object(args[0])
         return _ANY
 
-    def _native_optional(self, schema: TypeSchema, layout: tuple[int, int]) -> _Carrier:
-        """Return the carrier of a C++ ``Optional<T>`` field (8 bytes: a pointer; 16: Any)."""
-        value = _args(schema)[0]
+    def _native_optional(self, field: TypeField, owner: TypeInfo | None) -> _Carrier:
+        """Return the carrier of a C++ ``Optional<T>`` field of a string or an object type.
+
+        An object one is a nullable pointer in 8 bytes, an Any-backed Optional in 16.
+
+        Raises
+        ------
+        ValueError
+            For other value types, whose ``Optional`` storage the schema does not tell (as
+            Apache's generator, which words it "Ambiguous native Optional carrier").
+        """
+        value = _args(cast(TypeSchema, field.ty))[0]
+        layout = (field.size, field.alignment)
         if value.origin in _INLINE_STRINGS:
             return _Carrier(f"::tvm::ffi::Optional<{_SCALARS[value.origin].cpp_type}>", 16, 8)
-        if value.origin_type_index >= _OBJECT_TYPE_INDEX:
-            if layout == (8, 8):
-                return self._lower_nullable_object(value)
+        if value.origin_type_index >= _OBJECT_TYPE_INDEX and layout == (8, 8):
+            return self._lower_nullable_object(value)
+        if value.origin_type_index >= _OBJECT_TYPE_INDEX and layout == (16, 8):
             return _Carrier(f"::tvm::ffi::Optional<{self._lower_object(value).cpp_type}>", 16, 8)
-        carrier = self._lower_value(value)
-        if carrier == _ANY:
-            raise _NoCarrier(f"gen_abi_cpp(): no C++ type is known for '{schema}'")
-        return _Carrier(f"::tvm::ffi::Optional<{carrier.cpp_type}>", 16, 8)
+        where = f"{owner.type_key}.{field.name}" if owner is not None else field.name
+        raise _NoCarrier(
+            f"Ambiguous native Optional carrier for {where} with layout "
+            f"({field.size}, {field.alignment})"
+        )
 
-    def _schema_carrier(self, field: TypeField, python_defined: bool) -> _Carrier:
+    def _schema_carrier(
+        self, field: TypeField, owner: TypeInfo | None, python_defined: bool
+    ) -> _Carrier:
         schema = cast(TypeSchema, field.ty)
         layout = (field.size, field.alignment)
         if schema.origin not in ("Optional", "Union"):
@@ -578,7 +590,7 @@ class _Generator:
         if python_defined:
             return _ANY  # py_class keeps both in an Any cell
         if schema.origin == "Optional":
-            return self._native_optional(schema, layout)
+            return self._native_optional(field, owner)
         if layout == (8, 8) and all(_is_heap_object(arg) for arg in _args(schema)):
             return _ANY_OBJECT
         if layout == (_ANY.size, _ANY.alignment):
@@ -619,7 +631,7 @@ class _Generator:
             python_defined = _is_python_defined(field, owner)
             if not python_defined:
                 self._checked_native_schema(field)
-            carrier = self._schema_carrier(field, python_defined)
+            carrier = self._schema_carrier(field, owner, python_defined)
             origin = schema.origin
         builtin = self.builtins.get(schema.origin_type_index) if schema is not None else None
         if builtin is not None and builtin.value_type == "::tvm::ffi::Error":
@@ -655,10 +667,11 @@ class _Generator:
         try:
             carrier = self._lower_field(field, owner)
         except _NoCarrier as err:
-            opaque = _Carrier("uint8_t", field.size, field.alignment)
             schema = f"'{field.ty}'" if field.ty is not None else "no type schema"
-            note = f"opaque, {schema}: {_reason(err)}"
-            return _FieldModel(field.name, member, opaque, field.offset, "opaque", note), {}
+            raise ValueError(
+                f"gen_abi_cpp(): field {owner.type_key}.{field.name} ({schema}) has no C++ "
+                f"type matching its layout: {_reason(err)}"
+            ) from err
         finally:
             self._referenced = None
         return _FieldModel(field.name, member, carrier, field.offset), referenced
@@ -681,6 +694,11 @@ class _Generator:
         )
 
     def _build_class(self, info: TypeInfo) -> _ClassModel:
+        if not hasattr(info, "_decorator_args") and not info._has_type_metadata:
+            raise ValueError(
+                f"gen_abi_cpp(): native type {info.type_key!r} does not expose fixed total-size "
+                "metadata; its C++ size is unknown"
+            )
         base, cursor = self._base(info)
         alignment = max(
             [_OBJECT_ALIGNMENT] + [f.alignment for a in _lineage(info) for f in a.fields or ()]
@@ -786,17 +804,16 @@ def _member_line(member: _FieldModel) -> str:
         return f"  // {member.member_name} shares earlier storage: {layout}"
     if member.kind == "typed":
         return f"  {carrier.cpp_type} {member.member_name};  // {layout}"
-    aligned = f"alignas({carrier.alignment}) " if member.kind == "opaque" else ""
-    return f"  {aligned}uint8_t {member.member_name}[{carrier.size}];  // {layout}"
+    return f"  uint8_t {member.member_name}[{carrier.size}];  // {layout}"
 
 
 def _member_asserts(struct: str, member: _FieldModel) -> list[str]:
     qualified = f"decltype({struct}::{member.member_name})"
-    asserts = [f"static_assert(sizeof({qualified}) == {member.carrier.size});"]
-    if member.kind != "opaque":  # alignas applies to the member, not to uint8_t[N]
-        asserts.append(f"static_assert(alignof({qualified}) == {member.carrier.alignment});")
-    asserts.append(f"static_assert(offsetof({struct}, {member.member_name}) == {member.offset});")
-    return asserts
+    return [
+        f"static_assert(sizeof({qualified}) == {member.carrier.size});",
+        f"static_assert(alignof({qualified}) == {member.carrier.alignment});",
+        f"static_assert(offsetof({struct}, {member.member_name}) == {member.offset});",
+    ]
 
 
 def _class_lines(model: _ClassModel) -> list[str]:
@@ -827,8 +844,7 @@ def gen_abi_cpp(type_keys: str | Sequence[str]) -> str:
     lines check every size, alignment and offset when the header is compiled. Ancestors of a
     selected type are included; other user-defined types that fields refer to get a struct
     that only looks up their type index. Object fields are ``Arc<T>`` (non-null) or
-    ``ObjectPtr<T>`` (nullable). A field with no C++ type known to match its layout becomes
-    a byte array of its size, and bytes no field covers become padding. The header registers,
+    ``ObjectPtr<T>`` (nullable). Bytes no field covers become padding. The header registers,
     loads and allocates nothing.
 
     Parameters
@@ -848,7 +864,9 @@ def gen_abi_cpp(type_keys: str | Sequence[str]) -> str:
         If ``type_keys`` is not a str or a sequence of str.
     ValueError
         If a selector matches no registered type, or only types that are not objects, or a
-        static object type the headers do not define, or a layout cannot be expressed.
+        static object type the headers do not define; if a native type registered no size
+        metadata; or if a field has no C++ type known to match its layout (such as a
+        ``DLTensor*`` or an ``Optional`` of a non-object value).
 
     Examples
     --------
