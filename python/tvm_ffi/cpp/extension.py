@@ -19,10 +19,10 @@ from ..libinfo import find_dlpack_include_path, find_include_path, find_libtvm_f
 from ..module import Module, load_module
 from ..utils import FileLock
 from . import cache, cuda_arch, ninja_build, toolchain
-from .files import build, load
+from .files import build, build_files, load
 from .inline import build_inline, load_inline
 from .inline_source import assemble_source, normalize_functions, normalize_sources
-from .library import build_file_text, build_library, make_build_options
+from .library import build_file_text, make_build_options
 from .ninja_build import logger
 
 IS_WINDOWS: bool = sys.platform == "win32"
@@ -212,38 +212,5 @@ def _generate_ninja_build(  # noqa: PLR0917 - Apache's signature
     return build_file_text(name, options, list(sources), sorted(embed_cubin or {}))
 
 
-def _build_impl(  # noqa: PLR0917 - Apache's signature
-    name: str,
-    sources: Sequence[str] | str | None,
-    extra_cflags: Sequence[str] | None,
-    extra_cuda_cflags: Sequence[str] | None,
-    extra_ldflags: Sequence[str] | None,
-    extra_include_paths: Sequence[str] | None,
-    build_directory: str | None,
-    need_lock: bool = True,
-    embed_cubin: Mapping[str, bytes] | None = None,
-    backend: str | None = None,
-    output: str | None = None,
-) -> str:
-    """Build source files like :func:`build` and return the library's path.
-
-    With ``need_lock=False`` the caller holds the build directory's lock.
-    """
-    if embed_cubin and sys.platform.startswith("win32"):
-        raise NotImplementedError("_build_impl(): embed_cubin is not supported on Windows")
-    options = make_build_options(
-        extra_cflags,
-        extra_cuda_cflags,
-        extra_ldflags,
-        extra_include_paths,
-        build_directory=build_directory,
-        backend=backend,
-        output=output,
-    )
-    return build_library(
-        name,
-        options,
-        source_files=normalize_sources(sources),
-        embedded_cubins=dict(embed_cubin or {}),
-        lock=need_lock,
-    )
+#: Apache's private entry point for file builds; ours is :func:`tvm_ffi.cpp.files.build_files`.
+_build_impl = build_files

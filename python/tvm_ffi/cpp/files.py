@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+import sys
+from collections.abc import Mapping, Sequence
 from typing import Union
 
 from ..module import Module, load_module
@@ -22,6 +23,51 @@ def _file_list(*groups: Files) -> list[str]:
         items = [group] if isinstance(group, (str, os.PathLike)) else list(group)
         paths += [os.fspath(item) for item in items]
     return paths
+
+
+def build_files(  # noqa: PLR0917 - the order of Apache's extension._build_impl
+    name: str,
+    sources: Files,
+    extra_cflags: Sequence[str] | None,
+    extra_cuda_cflags: Sequence[str] | None,
+    extra_ldflags: Sequence[str] | None,
+    extra_include_paths: Sequence[str] | None,
+    build_directory: str | None,
+    need_lock: bool = True,
+    embed_cubin: Mapping[str, bytes] | None = None,
+    backend: str | None = None,
+    output: str | None = None,
+) -> str:
+    """Build the files ``sources`` like :func:`build` and return the library's path.
+
+    This is also ``tvm_ffi.cpp.extension._build_impl``: the flags are positional, the caller
+    may hold the build directory's lock already (``need_lock=False``) and ``embed_cubin``
+    (name -> image bytes) is embedded into the objects as for
+    :func:`tvm_ffi.cpp.build_inline`.
+
+    Raises
+    ------
+    NotImplementedError
+        If ``embed_cubin`` is given on Windows.
+    """
+    if embed_cubin and sys.platform.startswith("win32"):
+        raise NotImplementedError("_build_impl(): embed_cubin is not supported on Windows")
+    options = make_build_options(
+        extra_cflags,
+        extra_cuda_cflags,
+        extra_ldflags,
+        extra_include_paths,
+        build_directory=build_directory,
+        backend=backend,
+        output=output,
+    )
+    return build_library(
+        name,
+        options,
+        source_files=_file_list(sources),
+        embedded_cubins=dict(embed_cubin or {}),
+        lock=need_lock,
+    )
 
 
 def build(
@@ -79,17 +125,18 @@ def build(
     RuntimeError
         If a tool is missing or the build fails (the message holds the compiler's output).
     """
-    options = make_build_options(
+    files = _file_list(sources, cpp_files, cuda_files)
+    return build_files(
+        name,
+        files,
         extra_cflags,
         extra_cuda_cflags,
         extra_ldflags,
         extra_include_paths,
-        build_directory=build_directory,
+        build_directory,
         backend=backend,
         output=output,
     )
-    files = _file_list(sources, cpp_files, cuda_files)
-    return build_library(name, options, source_files=files)
 
 
 def load(

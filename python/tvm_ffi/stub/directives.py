@@ -13,7 +13,7 @@ import dataclasses
 from typing import Literal
 
 from .consts import PYTHON_SYNTAX
-from .file_utils import CodeBlock, DirectiveError, parse_code_blocks
+from .file_utils import CodeBlock, DirectiveError, first_line_indent, parse_code_blocks
 
 __all__ = [
     "BEGIN",
@@ -65,10 +65,7 @@ class Block:
     @property
     def indent(self) -> int:
         """Return the number of spaces before the first line (the ``begin`` marker)."""
-        if not self.lines:
-            return 0
-        first = self.lines[0]
-        return len(first) - len(first.lstrip(" "))
+        return first_line_indent(self.lines)
 
     @property
     def global_param(self) -> tuple[str, ...]:

@@ -13,7 +13,7 @@ import dataclasses
 import difflib
 import os
 import traceback
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Callable
 
@@ -33,6 +33,13 @@ class DirectiveError(ValueError):
 
 class UnregisteredTypeError(ValueError, LookupError):
     """An ``object/`` region of a file names a type that is not registered."""
+
+
+def first_line_indent(lines: Sequence[str]) -> int:
+    """Return the number of spaces before the first of ``lines`` (0 for none)."""
+    if not lines:
+        return 0
+    return len(lines[0]) - len(lines[0].lstrip(" "))
 
 
 def syntax_for(path: Path) -> MarkerSyntax:
@@ -67,10 +74,7 @@ class CodeBlock:
     @property
     def indent(self) -> int:
         """Return the number of spaces before the first line."""
-        if not self.lines:
-            return 0
-        first = self.lines[0]
-        return len(first) - len(first.lstrip(" "))
+        return first_line_indent(self.lines)
 
     @staticmethod
     def from_begin_line(lineo: int, line: str, syntax: MarkerSyntax) -> CodeBlock:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..consts import BUILTIN_TYPE_KEYS, PYTHON_SYNTAX
 from ..file_utils import DirectiveError
+from ..generator_base import Generator
 from . import codegen
 from . import consts as python_consts
 from .rollout import roll_out_classes
@@ -17,18 +18,19 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from ..file_utils import CodeBlock, FileInfo
-    from ..utils import FuncInfo, InitConfig, ObjectInfo, Options
+    from ..utils import FuncInfo, ObjectInfo, Options
 
 __all__ = ["ImportItem", "PythonGenerator", "PythonImports"]
 
 
-class PythonGenerator:
+class PythonGenerator(Generator):
     """Typed Python stubs: functions, classes, imports, ``__all__`` and re-exports."""
 
     name = "python"
     syntax = PYTHON_SYNTAX
     source_exts = frozenset({".py", ".pyi"})
     directive_kinds: frozenset[str] = frozenset({"import-object"})
+    write_api_file = staticmethod(codegen.generate_python_ffi_api)
 
     def default_ty_map(self) -> dict[str, str]:
         """Return a copy of the default ``ty-map`` (schema names to Python names)."""
@@ -110,9 +112,6 @@ class PythonGenerator:
         """Fill ``export/<submodule>``."""
         codegen.generate_python_export(code)
 
-    def generate_helpers_block(self, code: CodeBlock, opt: Options) -> None:
-        """Do nothing: Python files have no helper block."""
-
     def roll_out_objects(
         self,
         file: FileInfo,
@@ -131,25 +130,8 @@ class PythonGenerator:
         """Return the name of the scaffolded package entry."""
         return "__init__.py"
 
-    def generate_api_file(  # noqa: PLR0917 - Apache's signature
-        self,
-        code_blocks: list[CodeBlock],
-        ty_map: dict[str, str],
-        module_name: str,
-        object_infos: list[ObjectInfo],
-        init_cfg: InitConfig,
-        is_root: bool,
-    ) -> str:
-        """Return what to append to ``_ffi_api.py``."""
-        return codegen.generate_python_ffi_api(
-            code_blocks, ty_map, module_name, object_infos, init_cfg, is_root, self.syntax
-        )
-
     def generate_init_file(
         self, code_blocks: list[CodeBlock], module_name: str, submodule: str
     ) -> str:
         """Return what to append to ``__init__.py``."""
         return codegen.generate_python_init(code_blocks, module_name, submodule, self.syntax)
-
-    def finalize_init(self, init_path: Path, generated_prefixes: set[str]) -> None:
-        """Do nothing: Python packages need no wiring between parent and child."""

@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from ..consts import RUST_SYNTAX
+from ..generator_base import Generator
 from . import consts as rust_consts
 from .codegen import (
     finalize_rust_module_tree,
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from ..file_utils import CodeBlock
-    from ..utils import FuncInfo, InitConfig, ObjectInfo, Options
+    from ..utils import ObjectInfo, Options
 
 __all__ = [
     "RustGenerator",
@@ -55,13 +56,19 @@ class _DeclaredModules(Mapping[str, tuple[str, ...]]):
         return len(self._files)
 
 
-class RustGenerator:
-    """Rust bindings of reflected object types (see :mod:`.codegen`)."""
+class RustGenerator(Generator):
+    """Rust bindings of reflected object types (see :mod:`.codegen`).
+
+    The ``global``, ``__all__``, ``export`` and helper blocks keep the protocol's defaults (left
+    as they are): Rust code calls global functions by name at run time, has no export list, and
+    ``--init`` declares submodules with ``pub mod``.
+    """
 
     name = "rust"
     syntax = RUST_SYNTAX
     source_exts = frozenset({".rs"})
     directive_kinds = rust_consts.RUST_DIRECTIVE_KINDS
+    write_api_file = staticmethod(generate_rust_api_file)
 
     def default_ty_map(self) -> dict[str, str]:
         """Return a copy of the default ``ty-map`` (schema names to Rust types)."""
@@ -82,10 +89,6 @@ class RustGenerator:
         """Return the path of a type the file defines (as :class:`RustUse` spells it)."""
         return RustUse(type_key).path
 
-    def extra_export_names(self, imports: RustImports) -> set[str]:
-        """Return nothing: Rust files have no export list."""
-        return set()
-
     def is_builtin(self, type_key: str) -> bool:
         """Return whether the crate binds ``type_key`` (every ``ffi.*`` type)."""
         return is_crate_type_key(type_key)
@@ -105,16 +108,6 @@ class RustGenerator:
                     view[code.kind, code.param] = tokens
         return view
 
-    def generate_global_funcs_block(
-        self,
-        code: CodeBlock,
-        global_funcs: list[FuncInfo],
-        ty_map: dict[str, str],
-        imports: RustImports,
-        opt: Options,
-    ) -> None:
-        """Do nothing: Rust code calls global functions by name at run time."""
-
     def generate_object_block(  # noqa: PLR0917 - Apache's signature
         self,
         code: CodeBlock,
@@ -133,15 +126,6 @@ class RustGenerator:
         """Fill ``import-section`` with the ``use`` lines and builtin stand-ins."""
         generate_rust_import_section(code, imports, opt, defined_types)
 
-    def generate_all_block(self, code: CodeBlock, names: set[str], opt: Options) -> None:
-        """Do nothing: Rust files have no ``__all__``."""
-
-    def generate_export_block(self, code: CodeBlock) -> None:
-        """Do nothing: submodules are declared by ``--init`` (``pub mod``)."""
-
-    def generate_helpers_block(self, code: CodeBlock, opt: Options) -> None:
-        """Do nothing: the bindings need no per-file support code."""
-
     def api_filename(self) -> str:
         """Return ``mod.rs``: one file per module."""
         return "mod.rs"
@@ -149,26 +133,6 @@ class RustGenerator:
     def init_filename(self) -> str:
         """Return ``mod.rs``: the API file is the module itself."""
         return "mod.rs"
-
-    def generate_api_file(  # noqa: PLR0917 - Apache's signature
-        self,
-        code_blocks: list[CodeBlock],
-        ty_map: dict[str, str],
-        module_name: str,
-        object_infos: list[ObjectInfo],
-        init_cfg: InitConfig,
-        is_root: bool,
-    ) -> str:
-        """Return what to append to a module's ``mod.rs``."""
-        return generate_rust_api_file(
-            code_blocks, ty_map, module_name, object_infos, init_cfg, is_root, self.syntax
-        )
-
-    def generate_init_file(
-        self, code_blocks: list[CodeBlock], module_name: str, submodule: str
-    ) -> str:
-        """Return nothing: the API file is the module entry."""
-        return ""
 
     def finalize_init(self, init_path: Path, generated_prefixes: set[str]) -> None:
         """Declare the generated modules with ``pub mod`` in their parents."""
