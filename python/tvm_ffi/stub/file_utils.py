@@ -283,7 +283,7 @@ def path_walk(
     on_error: Callable[[Exception], None] | None = None,
     follow_symlinks: bool = False,
 ) -> Iterator[tuple[Path, list[str], list[str]]]:
-    """Yield ``(folder, subfolder names, file names)`` under ``p``, as ``Path.walk`` of Python 3.12 and later does.
+    """Yield ``(folder, subfolder names, file names)`` under ``p``, as newer ``Path.walk`` does.
 
     Nothing is yielded for a path that does not exist.
     """
