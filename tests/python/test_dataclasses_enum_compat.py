@@ -175,7 +175,6 @@ def test_native_binder_of_a_missing_member_is_runtime_error_and_rolls_back() -> 
         before = type(tvm_ffi.get_global_func("testing.enum_variant_get")("Alpha"))
         try:
             class Scope(Enum, type_key="testing.TestEnumVariant"):
-                __slots__ = ("__dict__",)
                 Alpha: ClassVar[Scope]
                 Gamma: ClassVar[Scope]
         except RuntimeError as err:

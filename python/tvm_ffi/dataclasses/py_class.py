@@ -346,12 +346,14 @@ def _field_marker_types(cls: type) -> tuple[type, ...]:
 
 def _fields_resolved_hooks(cls: type) -> list[Callable[..., Any]]:
     """Return the callables marked ``__ffi_on_fields_resolved__`` in ``cls``'s MRO bodies."""
-    return [
-        hook
-        for base in reversed(cls.__mro__)
-        for hook in base.__dict__.values()
-        if callable(hook) and getattr(hook, _FIELDS_RESOLVED_HOOK, False) is True
-    ]
+    hooks = []
+    for base in reversed(cls.__mro__):
+        for value in base.__dict__.values():
+            # A staticmethod object is callable only from Python 3.10 on.
+            hook = value.__func__ if isinstance(value, staticmethod) else value
+            if callable(hook) and getattr(value, _FIELDS_RESOLVED_HOOK, False) is True:
+                hooks.append(hook)
+    return hooks
 
 
 def on_fields_resolved(type_info: Any, resolved_fields: _resolve_fields.ResolvedFields) -> None:

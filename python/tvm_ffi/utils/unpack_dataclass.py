@@ -47,7 +47,8 @@ def _is_known_leaf_type(tp: Any) -> bool:
     Scalars and ``...`` are; a tuple/dict/set/frozenset/Union is when it has type arguments
     and all of them are; anything else (``list``, a bare container, a class) is not.
     """
-    if isinstance(tp, type):
+    # Before 3.11, a parametrized builtin (``frozenset[int]``) is also an instance of type.
+    if isinstance(tp, type) and typing.get_origin(tp) is None:
         return tp in _KNOWN_LEAF_TYPES
     if tp is Ellipsis:
         return True
