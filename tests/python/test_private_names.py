@@ -593,6 +593,7 @@ def test_extension_generate_ninja_build(tmp_path: Any) -> None:
     assert "build demo.o: link_object" in objects
 
 
+@pytest.mark.compiles
 def test_extension_build_impl_builds_a_library(tmp_path: Any) -> None:
     from tvm_ffi.cpp import extension
 
