@@ -6,7 +6,7 @@ fields and methods as the C ABI records them, and the rows it has in the known t
 columns. Run it once with Apache's wheel and once with ours (from a folder outside the
 repository) and diff the two outputs (one ``key.path = value`` line per fact)::
 
-    cd /tmp && /tmp/refvenv/bin/python $SCRIPT > ref.txt
+    cd /tmp && PYTHONPATH=<folder with Apache's package> python3 $SCRIPT > ref.txt
     cd /tmp && python3 $SCRIPT > ours.txt && diff -u ref.txt ours.txt
 
 Arguments: type-key prefixes to keep (default all), and ``--json`` for one JSON document, as
