@@ -125,15 +125,38 @@ def _name_method(func: _F, cls: type) -> _F:
     return func
 
 
+def _normalizes_values(field: Any) -> bool:
+    """Whether ``_normalize_field_value`` can change a value of ``field`` (an enum field)."""
+    schema = getattr(field, "ty", None)
+    return schema is not None and core._is_enum_schema(schema)
+
+
+def _enum_fields_only(
+    positional: list[Any], by_name: dict[str, Any]
+) -> tuple[list[Any], dict[str, Any]]:
+    """Return the fields whose values need normalizing (the enum fields).
+
+    Positional ones stay in place (None for the others, trailing Nones dropped); both results
+    are empty for a type without enum fields.
+    """
+    kept = [f if _normalizes_values(f) else None for f in positional]
+    while kept and kept[-1] is None:
+        kept.pop()
+    return kept, {name: f for name, f in by_name.items() if _normalizes_values(f)}
+
+
 def _native_arguments(
     positional: list[Any], by_name: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> list[Any]:
     """Return the native initializer's arguments.
 
-    Enum indices are normalized; keywords go in a ``KWARGS`` tail (``MISSING`` values left out).
+    Values of the fields in ``positional`` and ``by_name`` (see ``_enum_fields_only``) are
+    normalized; keywords go in a ``KWARGS`` tail (``MISSING`` values left out).
     """
-    result = [_normalize_field_value(f, v) for f, v in zip(positional, args)]
-    result += args[len(result) :]
+    result = list(args)
+    for index, field in enumerate(positional[: len(args)]):
+        if field is not None:
+            result[index] = _normalize_field_value(field, result[index])
     if kwargs:
         result.append(core.KWARGS)
         for name, value in kwargs.items():
@@ -153,7 +176,8 @@ def _make_init(
     native type reaching it is refused: its own type would not be the one constructed.
     """
     stored = _collect_init_property_funcs(type_cls)
-    positional, by_name = _init_normalization_fields(type_info)
+    # Only enum fields are normalized: a class without any passes its arguments as they are.
+    positional, by_name = _enum_fields_only(*_init_normalization_fields(type_info))
     has_post_init = hasattr(type_cls, "__post_init__")
     name = type_cls.__name__
 

@@ -225,6 +225,18 @@ def test_signature_and_normalization_fields():
         "(self, v, items=<MISSING>, *, label=<MISSING>)"
     )
     assert _dunder._normalize_field_value(by_name["v"], 3) == 3
+    # No enum field: the generated __init__ passes its arguments as they are.
+    assert _dunder._enum_fields_only(positional, by_name) == ([], {})
+
+
+def test_only_enum_fields_are_normalized():
+    from tvm_ffi.testing import _TestCxxEnumHolder
+
+    info = core._type_cls_to_type_info(_TestCxxEnumHolder)
+    positional, by_name = _dunder._enum_fields_only(*_dunder._init_normalization_fields(info))
+    assert {f.name for f in positional if f is not None} == set(by_name) == {"priority", "opcode"}
+    holder = _TestCxxEnumHolder(10, "+")  # the members' int and str indices
+    assert isinstance(holder.priority, tvm_ffi.Object) and isinstance(holder.opcode, tvm_ffi.Object)
 
 
 def test_collect_init_property_funcs_parent_first():
