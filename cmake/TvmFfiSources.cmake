@@ -10,6 +10,7 @@ set(TVM_FFI_RUNTIME_SOURCES
   src/ffi/backtrace_symbolizer.cc
   src/ffi/big_int.cc
   src/ffi/builtin_constructors.cc
+  src/ffi/compat_json_stringify.cc
   src/ffi/container_device.cc
   src/ffi/container_map.cc
   src/ffi/container_seq.cc

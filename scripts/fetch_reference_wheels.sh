@@ -11,7 +11,8 @@ REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CACHE_DIR="${TVM_FFI_REFERENCE_WHEEL_DIR:-${REPO_ROOT}/.cache/reference_wheels}"
 PYTHON="${PYTHON:-python3}"
 source "${REPO_ROOT}/scripts/versions.sh"
-read -ra VERSIONS <<<"${TVM_FFI_REFERENCE_VERSIONS}"
+# The references, then the rest of the release history (a version in both is fetched once).
+read -ra VERSIONS <<<"${TVM_FFI_REFERENCE_VERSIONS} ${TVM_FFI_RELEASE_HISTORY_VERSIONS}"
 
 warn() {
   echo "fetch_reference_wheels.sh: warning: $*" >&2

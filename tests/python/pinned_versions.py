@@ -31,6 +31,8 @@ CUSTOM_ALLOCATOR_VERSION = _VERSIONS["TVM_FFI_CUSTOM_ALLOCATOR_VERSION"]
 MODULE_LAYOUT_VERSIONS = tuple(_VERSIONS["TVM_FFI_MODULE_LAYOUT_VERSIONS"].split())
 #: The releases whose container headers are built and read against ours.
 CONTAINER_COMPAT_VERSIONS = tuple(_VERSIONS["TVM_FFI_CONTAINER_COMPAT_VERSIONS"].split())
+#: The releases whose public C++ declarations must all compile against our headers.
+HEADER_PARITY_VERSIONS = tuple(_VERSIONS["TVM_FFI_HEADER_PARITY_VERSIONS"].split())
 #: The apache-tvm release the downstream test installs, and the oldest Python it supports.
 DOWNSTREAM_TVM_VERSION = _VERSIONS["TVM_FFI_DOWNSTREAM_TVM_VERSION"]
 DOWNSTREAM_TVM_MIN_PYTHON = tuple(

@@ -9,6 +9,7 @@ import subprocess
 from pinned_versions import (
     CONTAINER_COMPAT_VERSIONS,
     CUSTOM_ALLOCATOR_VERSION,
+    HEADER_PARITY_VERSIONS,
     MATCHED_VERSION,
     MODULE_LAYOUT_VERSIONS,
     REFERENCE_VERSIONS,
@@ -23,6 +24,7 @@ def test_every_reference_a_test_names_is_fetched() -> None:
         CUSTOM_ALLOCATOR_VERSION,
         *MODULE_LAYOUT_VERSIONS,
         *CONTAINER_COMPAT_VERSIONS,
+        *HEADER_PARITY_VERSIONS,
     }
     assert named <= set(REFERENCE_VERSIONS)
 
