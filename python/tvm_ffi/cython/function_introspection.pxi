@@ -5,6 +5,8 @@
 #   name (a str: the global function of that name)
 #   ("module", name, module, query_imports)
 #   ("method", qualified name, metadata dict, doc, is_static)
+#   ("overloads", qualified name, ((metadata dict, doc), ...), is_static): a reflected method
+#       defined several times under one name (C++ OverloadObjectDef), one entry per definition
 import inspect
 import json
 
@@ -27,6 +29,9 @@ cdef extern from *:
 
 cdef object _PACKED_SIGNATURE = inspect.Signature(
     [inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL)])
+cdef object _PACKED_METHOD_SIGNATURE = inspect.Signature(
+    [inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY),
+     inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL)])
 
 
 class _AnnotationText(str):
@@ -48,6 +53,29 @@ cdef inline void note_global_origin(object func, str name):
 cdef void note_method_origin(object func, str qualname, object metadata, object doc,
                              bint is_static):
     set_metadata_origin(func, ("method", qualname, metadata, doc, is_static))
+
+
+cdef void note_overloads(list methods, str type_key):
+    """Reflected methods (TypeMethod) sharing a name and staticness are the definitions of one
+    overloaded method: gives each of their Functions an origin listing all of them."""
+    groups = {}
+    for method in methods:
+        groups.setdefault((method.name, method.is_static), []).append(method)
+    for (name, is_static), group in groups.items():
+        if len(group) < 2:
+            continue
+        definitions = tuple((method.metadata, method.doc) for method in group)
+        origin = ("overloads", f"{type_key}.{name}", definitions, is_static)
+        for method in group:
+            set_metadata_origin(method.func, origin)
+
+
+cdef bint is_overloaded(object func):
+    """Whether func is a reflected method with several definitions."""
+    if not isinstance(func, _FunctionBase):
+        return False
+    origin = (<_FunctionBase>func).metadata_origin
+    return isinstance(origin, tuple) and origin[0] == "overloads"
 
 
 def _note_module_function(func, module, name, query_imports=False):
@@ -113,14 +141,28 @@ cdef object signature_of(object metadata, bint first_is_self):
 cdef object function_signature(_FunctionBase func):
     if func.metadata_origin is None:
         return _PACKED_SIGNATURE
+    if is_overloaded(func):
+        # No one signature describes them all: self (for a method), then whatever fits one.
+        return _PACKED_SIGNATURE if func.metadata_origin[3] else _PACKED_METHOD_SIGNATURE
     _, metadata, _, first_is_self = origin_facts(func.metadata_origin)
     return signature_of(metadata, first_is_self)
+
+
+cdef object overloads_doc(tuple origin):
+    """One ``name(signature)`` line per definition (as builtins list theirs), then their doc
+    strings, each once, in definition order."""
+    _, name, definitions, is_static = origin
+    headers = [f"{name}{signature_of(metadata, not is_static)}" for metadata, _ in definitions]
+    docs = dict.fromkeys(inspect.cleandoc(doc) for _, doc in definitions if doc)
+    return "\n\n".join(["\n".join(headers), *docs])
 
 
 cdef object function_doc(_FunctionBase func, str class_doc):
     """``name(signature)``, then the exported doc string when there is one."""
     if func.metadata_origin is None:
         return class_doc
+    if is_overloaded(func):
+        return overloads_doc(func.metadata_origin)
     name, metadata, doc, first_is_self = origin_facts(func.metadata_origin)
     header = f"{name}{signature_of(metadata, first_is_self)}"
     return f"{header}\n\n{inspect.cleandoc(doc)}" if doc else header

@@ -68,7 +68,8 @@ class TypeMethod:
 
         method.__name__ = self.name
         method.__qualname__ = f"{cls.__qualname__}.{self.name}"
-        method.__doc__ = self.doc or None
+        # An overloaded method lists every definition; see function_introspection.pxi.
+        method.__doc__ = func.__doc__ if is_overloaded(func) else self.doc or None
         method.__wrapped__ = func  # inspect.signature(method) reads the Function's signature
         return method
 
@@ -520,7 +521,9 @@ cdef object build_type_info(const TVMFFITypeInfo* info):
 
 cdef list build_methods(const TVMFFITypeInfo* info):
     type_key = byte_array_to_str(info.type_key)
-    return [build_method(&info.methods[i], type_key) for i in range(info.num_methods)]
+    methods = [build_method(&info.methods[i], type_key) for i in range(info.num_methods)]
+    note_overloads(methods, type_key)
+    return methods
 
 
 cdef object parse_metadata(TVMFFIByteArray text):

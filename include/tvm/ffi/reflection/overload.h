@@ -2,7 +2,9 @@
 // reflection/overload.h: OverloadObjectDef, an ObjectDef whose methods (and constructors) may be
 // defined several times under one name. A call runs the first definition, in definition order,
 // whose arity matches and whose parameters all accept the arguments; TypeError listing why each
-// definition was rejected when none does.
+// definition was rejected when none does. Every definition is a method entry of its own in the
+// type's reflection (same name, same dispatching Function, its own type_schema and doc), so
+// readers of the metadata see each signature.
 //   OverloadObjectDef<Obj>()
 //       .def(init<int64_t>()).def(init<String>())
 //       .def("add", [](const Obj* self, int64_t x) { ... })
@@ -88,7 +90,7 @@ class TypedOverloadCandidate : public OverloadCandidate {
   std::string Mismatch(const AnyView* args, int32_t num_args) const final {
     std::ostringstream os;
     if (num_args != NumArgs()) {
-      os << "Mismatched number of arguments when calling: `" << name_ << Info::Sig()
+      os << "Mismatched number of arguments when calling: `" << name_ << " " << Info::Sig()
          << "`. Expected " << kNumArgs << " arguments";
     } else {
       MismatchAt<0>(os, args);
@@ -114,8 +116,8 @@ class TypedOverloadCandidate : public OverloadCandidate {
     if constexpr (I < kNumArgs) {
       if (TryConvertArg<Param<I>>(args[I]).has_value()) return MismatchAt<I + 1>(os, args);
       const TVMFFIAny* cell = reinterpret_cast<const TVMFFIAny*>(args + I);
-      os << "Mismatched type on argument #" << I << " when calling: `" << name_ << Info::Sig()
-         << "`. Expected `" << Type2Str<Param<I>>::v() << "` but got `"
+      os << "Mismatched type on argument #" << I << " when calling: `" << name_ << " "
+         << Info::Sig() << "`. Expected `" << Type2Str<Param<I>>::v() << "` but got `"
          << TypeTraits<Param<I>>::GetMismatchTypeInfo(cell) << "`";
     }
   }
@@ -221,21 +223,35 @@ class OverloadObjectDef {
   }
 
  private:
-  /// Adds a definition to the set named `name`; the first one registers the method.
+  /// The definitions of one name, their dispatcher and the qualified name `<type_key>.<name>`.
+  struct Entry {
+    std::shared_ptr<ffi::details::OverloadSet> set;
+    Function func;
+    std::string qualified;
+  };
+
+  /// Adds a definition to the set named `name` and registers its method entry.
   template <typename Func, typename... Extra>
   Function AddOverload(const char* name, int64_t flags, Func&& func, Extra&&... extra) {
     using F = std::decay_t<Func>;
-    std::string qualified = type_key_ + "." + name;
+    const Entry& entry = EntryFor(name);
+    entry.set->Add(std::make_unique<ffi::details::TypedOverloadCandidate<F>>(
+        std::forward<Func>(func), entry.qualified));
+    RegisterMethodInfo(name, flags, entry.func, ffi::details::FunctionInfo<F>::TypeSchema(),
+                       std::forward<Extra>(extra)...);
+    return entry.func;
+  }
+
+  /// The overload set named `name`, created (with its dispatcher) on first use.
+  const Entry& EntryFor(const char* name) {
     auto it = sets_.find(name);
     if (it == sets_.end()) {
+      std::string qualified = type_key_ + "." + name;
       auto set = std::make_shared<ffi::details::OverloadSet>(qualified);
-      it = sets_.emplace(name, Entry{set, ffi::details::OverloadSet::MakeFunction(set)}).first;
-      RegisterMethodInfo(name, flags, it->second.func, ffi::details::FunctionInfo<F>::TypeSchema(),
-                         std::forward<Extra>(extra)...);
+      Function func = ffi::details::OverloadSet::MakeFunction(set);
+      it = sets_.emplace(name, Entry{std::move(set), std::move(func), std::move(qualified)}).first;
     }
-    it->second.set->Add(std::make_unique<ffi::details::TypedOverloadCandidate<F>>(
-        std::forward<Func>(func), qualified));
-    return it->second.func;
+    return it->second;
   }
 
   template <typename... Extra>
@@ -252,11 +268,6 @@ class OverloadObjectDef {
     info.method = AnyView(func).CopyToTVMFFIAny();
     TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMethod(type_index_, &info));
   }
-
-  struct Entry {
-    std::shared_ptr<ffi::details::OverloadSet> set;
-    Function func;
-  };
 
   ObjectDef<Class> def_;
   int32_t type_index_;
