@@ -4,7 +4,14 @@
 
 include(CMakePackageConfigHelpers)
 
-function(tvm_ffi_install)
+# The CMake files find_package(tvm_ffi) reads besides the generated config and version files.
+set(_TVM_FFI_PACKAGE_CMAKE_FILES TvmFfiConfigureTarget.cmake TvmFfiTargetHelpers.cmake
+  TvmFfiEmbedCubin.cmake TvmFfiEmbedBinStep.cmake TvmFfiCopyObjectsStep.cmake)
+
+# tvm_ffi_install_package(): the install rules of the libraries, headers, runtime sources and
+# the CMake package. (tvm_ffi_install, Apache TVM FFI's name, is the command for dependent
+# targets, from TvmFfiConfigureTarget.cmake.)
+function(tvm_ffi_install_package)
   set(_cmake_dir "share/cmake/tvm_ffi")
   install(TARGETS tvm_ffi_shared tvm_ffi_testing LIBRARY DESTINATION lib RUNTIME DESTINATION lib)
   install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/" DESTINATION include
@@ -21,4 +28,9 @@ function(tvm_ffi_install)
     VERSION "${PROJECT_VERSION}" COMPATIBILITY SameMinorVersion)
   install(FILES "${PROJECT_BINARY_DIR}/tvm_ffi-config.cmake"
     "${PROJECT_BINARY_DIR}/tvm_ffi-config-version.cmake" DESTINATION "${_cmake_dir}")
+  list(TRANSFORM _TVM_FFI_PACKAGE_CMAKE_FILES PREPEND "${PROJECT_SOURCE_DIR}/cmake/"
+    OUTPUT_VARIABLE _files)
+  install(FILES ${_files} DESTINATION "${_cmake_dir}")
+  install(DIRECTORY "${PROJECT_SOURCE_DIR}/cmake/Utils/" DESTINATION "${_cmake_dir}/Utils"
+    FILES_MATCHING PATTERN "*.cmake")
 endfunction()

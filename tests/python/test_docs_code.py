@@ -34,6 +34,7 @@ PAGES = sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts)
 EXERCISED = {
     "examples/get_started": "test_examples.py",
     "examples/packaging": "test_example_packaging.py",
+    "tests/python/cmake_package": "test_cmake_package.py",
     "examples/stable_c_abi": "test_example_stable_c_abi.py",
     "examples/inline": "test_example_inline.py",
     "docs/snippets/cpp": "test_docs_cpp_guide.py",
