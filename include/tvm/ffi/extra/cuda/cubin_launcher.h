@@ -3,7 +3,7 @@
 // its kernels on any device) and the macros that bind an embedded CUBIN to a lazy module.
 //
 // Embedding: compile kernels with `nvcc --cubin`, then let `python -m tvm_ffi.utils.embed_cubin`
-// (or the CMake function tvm_ffi_embed_cubin) add the image to an object file under the symbols
+// (or the CMake function tvm_ffi_embed_bin_into) add the image to an object file under the symbols
 // __tvm_ffi__cubin_<name> and __tvm_ffi__cubin_<name>_end. In the C++ source:
 //
 //   TVM_FFI_EMBED_CUBIN(my_kernels);
