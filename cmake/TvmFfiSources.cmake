@@ -16,6 +16,7 @@ set(TVM_FFI_RUNTIME_SOURCES
   src/ffi/container_seq.cc
   src/ffi/convert_attrs.cc
   src/ffi/deep_copy.cc
+  src/ffi/delete_queue.cc
   src/ffi/dtype.cc
   src/ffi/dtype_format.cc
   src/ffi/elf_file.cc
@@ -41,6 +42,7 @@ set(TVM_FFI_RUNTIME_SOURCES
   src/ffi/recursive_hash.cc
   src/ffi/reflection.cc
   src/ffi/repr_print.cc
+  src/ffi/segfault_backtrace.cc
   src/ffi/serialization.cc
   src/ffi/serialization_base64.cc
   src/ffi/serialization_reader.cc
@@ -117,6 +119,10 @@ set(TVM_FFI_CPP_TEST_SOURCES
   tests/cpp/test_serialization.cc
   tests/cpp/test_shape.cc
   tests/cpp/test_small_headers.cc
+  tests/cpp/test_source_parity_containers.cc
+  tests/cpp/test_source_parity_reflection.cc
+  tests/cpp/test_source_parity_traits.cc
+  tests/cpp/test_source_parity_misc.cc
   tests/cpp/test_stl.cc
   tests/cpp/test_string.cc
   tests/cpp/test_structural_equal.cc

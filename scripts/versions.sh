@@ -28,6 +28,9 @@ TVM_FFI_CONTAINER_COMPAT_VERSIONS="0.1.0 0.1.13.post2 0.1.15.post2"
 # test_downstream_tvm.py), and the oldest Python it installs on.
 TVM_FFI_DOWNSTREAM_TVM_VERSION="0.27.0.post1"
 TVM_FFI_DOWNSTREAM_TVM_MIN_PYTHON="3.10"
+# The published ORC JIT loader of Apache TVM FFI, which loads objects built against our headers
+# (fetch_downstream_packages.sh, test_header_tls.py).
+TVM_FFI_DOWNSTREAM_ORCJIT_VERSION="0.1.3"
 
 # The per-version checks: the abi3 wheel runs on each of these Pythons found
 # (check_abi3.sh), a regular wheel is built and run on each of the older ones found

@@ -22,6 +22,7 @@
 // The assembler name of a C++ entity whose Itanium mangled name is `mangled`.
 #define TVM_FFI_COMPAT_STR_(x) #x
 #define TVM_FFI_COMPAT_STR(x) TVM_FFI_COMPAT_STR_(x)
+// NOLINTNEXTLINE(bugprone-macro-parentheses): an asm label is a string concatenation
 #define TVM_FFI_COMPAT_SYMBOL(mangled) __asm__(TVM_FFI_COMPAT_STR(__USER_LABEL_PREFIX__) mangled)
 
 namespace tvm {

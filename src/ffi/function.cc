@@ -23,37 +23,6 @@ namespace tvm {
 namespace ffi {
 namespace {
 
-/// A function whose safe_call receives its own handle.
-class PlainFunctionObj : public FunctionObj {
- public:
-  explicit PlainFunctionObj(TVMFFISafeCallType impl) {
-    this->safe_call = impl;
-    this->cpp_call = nullptr;
-  }
-};
-
-/// A function whose safe_call receives a user pointer, released by a deleter.
-class ExternCFunctionObj : public FunctionObj {
- public:
-  ExternCFunctionObj(void* self, TVMFFISafeCallType impl, void (*deleter)(void*))
-      : self_(self), impl_(impl), deleter_(deleter) {
-    this->safe_call = Trampoline;
-    this->cpp_call = nullptr;
-  }
-  ~ExternCFunctionObj() {
-    if (deleter_ != nullptr) deleter_(self_);
-  }
-
- private:
-  static int Trampoline(void* handle, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
-    auto* obj = static_cast<ExternCFunctionObj*>(details::ObjectUnsafe::FromHandle(handle));
-    return obj->impl_(obj->self_, args, num_args, result);
-  }
-  void* self_;
-  TVMFFISafeCallType impl_;
-  void (*deleter_)(void*);
-};
-
 /// One registered global function.
 struct GlobalEntry {
   Function func;
@@ -182,9 +151,9 @@ int TVMFFIFunctionCreate(void* self, TVMFFISafeCallType safe_call, void (*delete
   if (safe_call == nullptr) TVM_FFI_THROW(ValueError) << "TVMFFIFunctionCreate: safe_call is NULL";
   ObjectPtr<FunctionObj> func;
   if (self == nullptr && deleter == nullptr) {
-    func = make_object<PlainFunctionObj>(safe_call);
+    func = make_object<details::ExternCFunctionObjNullHandleImpl>(safe_call);
   } else {
-    func = make_object<ExternCFunctionObj>(self, safe_call, deleter);
+    func = make_object<details::ExternCFunctionObjImpl>(self, safe_call, deleter);
   }
   *out = details::ObjectUnsafe::MoveObjectPtrToHandle(std::move(func));
   TVM_FFI_SAFE_CALL_END();

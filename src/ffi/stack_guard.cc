@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// stack_guard.cc: CheckStackRoom, from the calling thread's stack bounds (pthread_getattr_np).
+// stack_guard.cc: CheckStackRoom and TVMFFIThreadStackExhausted (tvm/ffi/c_thread_api.h), from
+// the calling thread's stack bounds (pthread_getattr_np).
 #include "stack_guard.h"
 
 #include <pthread.h>
+#include <tvm/ffi/c_thread_api.h>
 #include <tvm/ffi/error.h>
 
 #include <algorithm>
@@ -37,16 +39,23 @@ StackReserve ComputeStackReserve() {
   return reserve;
 }
 
+/// Whether the current frame lies in the calling thread's reserve. A frame outside the thread's
+/// stack (a coroutine or fiber on its own stack) is not judged.
+bool InStackReserve() {
+  static thread_local const StackReserve reserve = ComputeStackReserve();
+  uintptr_t here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  return here >= reserve.low && here < reserve.floor;
+}
+
 }  // namespace
 
 void CheckStackRoom(const char* what) {
-  static thread_local const StackReserve reserve = ComputeStackReserve();
-  uintptr_t here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
-  // A frame outside the thread's stack (a coroutine or fiber on its own stack) is not judged.
-  if (here >= reserve.low && here < reserve.floor) {
+  if (InStackReserve()) {
     TVM_FFI_THROW(RecursionError) << "maximum nesting depth exceeded while " << what;
   }
 }
 
 }  // namespace ffi
 }  // namespace tvm
+
+extern "C" int TVMFFIThreadStackExhausted(void) { return tvm::ffi::InStackReserve() ? 1 : 0; }

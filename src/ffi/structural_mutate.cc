@@ -9,8 +9,10 @@
 //
 // The container hooks rewrite items (Array, List) or values (Map, Dict; keys are identity, not
 // structure) and check the stack room first, so a container nested too deep (or containing
-// itself) is a RecursionError, not a crash. Their in-place forms, called for a uniquely owned
-// container under InplaceMode::kAllow, write the new items into the container itself.
+// itself) is a RecursionError, not a crash. Both forms hand each item to the mutator as a
+// borrowed view, so the item's ownership is what the container gives it. The in-place forms,
+// called for a uniquely owned container under InplaceMode::kAllow, write the new items into the
+// container itself; the others build a new container once an item changed.
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/big_int.h>
 #include <tvm/ffi/container/array.h>
@@ -118,19 +120,93 @@ std::optional<Any> MutateOne(StructuralMutatorObj* mutator, AnyView item,
   return data;
 }
 
-/// Rewrites copies of items (copy on write); nullopt when none changed, else all of them.
-std::optional<std::vector<Any>> MutateCopies(StructuralMutatorObj* mutator,
-                                             std::vector<Any> items) {
+/// A rewritten cell: its index among the cells and its new (or unchanged) value.
+using RewrittenCell = std::pair<size_t, Any>;
+
+/// Rewrites the cells of a container others may hold (copy on write). Each cell is read from
+/// the container when its turn comes and handed to the mutator as a borrowed view (as Apache
+/// TVM FFI does), so a child only the container holds is seen as uniquely owned, under
+/// InplaceMode::kDisallow. Cells has count (the cells there were when the rewrite began) and
+/// at(i) -> const Any* (the cell now; nullptr once a callback removed it from a mutable
+/// container). Returns nullopt when no cell changed, else each cell still there, rewritten.
+template <typename Cells>
+std::optional<std::vector<RewrittenCell>> MutateSharedCells(StructuralMutatorObj* mutator,
+                                                            const Cells& cells) {
   CheckStackRoom("mutating a value structurally");
-  bool changed = false;
-  for (Any& item : items) {
-    std::optional<Any> replacement = MutateOne(mutator, item, InplaceMode::kDisallow);
-    if (!replacement.has_value()) continue;
-    item = *std::move(replacement);
-    changed = true;
+  std::optional<std::vector<RewrittenCell>> result;
+  for (size_t i = 0; i < cells.count; ++i) {
+    const Any* cell = cells.at(i);
+    if (cell == nullptr) continue;
+    std::optional<Any> replacement = MutateOne(mutator, AnyView(*cell), InplaceMode::kDisallow);
+    if (!replacement.has_value() && !result.has_value()) continue;
+    if (!result.has_value()) {
+      result.emplace();
+      for (size_t j = 0; j < i; ++j) {
+        if (const Any* earlier = cells.at(j)) result->emplace_back(j, *earlier);
+      }
+    }
+    if (replacement.has_value()) {
+      result->emplace_back(i, *std::move(replacement));
+    } else if (const Any* now = cells.at(i)) {
+      result->emplace_back(i, *now);
+    }
   }
-  if (!changed) return std::nullopt;
-  return items;
+  return result;
+}
+
+/// The items of a sequence by index (a callback may resize a List meanwhile).
+template <typename SeqObj>
+struct SeqItems {
+  const SeqObj* seq;
+  size_t count;
+  const Any* at(size_t i) const { return i < seq->size() ? seq->begin() + i : nullptr; }
+};
+
+/// The values of a Map, at the positions it has (a Map does not change).
+struct MapValuesAt {
+  const MapBaseObj* map;
+  std::vector<uint64_t> positions;
+  size_t count;
+  const Any& key(size_t k) const { return map->KeyAt(positions[k]); }
+  const Any* at(size_t k) const { return &map->ValueAt(positions[k]); }
+};
+
+/// The values of a Dict, looked up by the keys it had (a callback may change a Dict meanwhile).
+struct DictValuesOf {
+  const MapBaseObj* map;
+  std::vector<Any> keys;
+  size_t count;
+  const Any& key(size_t k) const { return keys[k]; }
+  const Any* at(size_t k) const {
+    uint64_t position = map->Find(keys[k]);
+    return position == map->IterEnd() ? nullptr : &map->ValueAt(position);
+  }
+};
+
+/// The iteration positions of a map, in order.
+std::vector<uint64_t> MapPositions(const MapBaseObj* map) {
+  std::vector<uint64_t> positions;
+  positions.reserve(map->size());
+  for (uint64_t i = map->IterBegin(); i != map->IterEnd(); i = map->IterNext(i)) {
+    positions.push_back(i);
+  }
+  return positions;
+}
+
+MapValuesAt CellsOf(const MapObj* map) {
+  std::vector<uint64_t> positions = MapPositions(map);
+  size_t count = positions.size();
+  return MapValuesAt{map, std::move(positions), count};
+}
+
+DictValuesOf CellsOf(const DictObj* dict) {
+  std::vector<Any> keys;
+  keys.reserve(dict->size());
+  for (uint64_t i = dict->IterBegin(); i != dict->IterEnd(); i = dict->IterNext(i)) {
+    keys.push_back(dict->KeyAt(i));
+  }
+  size_t count = keys.size();
+  return DictValuesOf{dict, std::move(keys), count};
 }
 
 /// Rewrites the cells in place (the owner is unique, so nothing else sees them meanwhile; each
@@ -155,17 +231,16 @@ MutateResult InPlaceResult(bool changed, AnyView value) {
   return UnchangedOr<Any>(Any(value));
 }
 
-template <typename SeqObj>
-std::vector<Any> ItemsOf(const SeqObj* seq) {
-  return std::vector<Any>(seq->begin(), seq->end());
-}
-
 template <typename SeqRef, typename SeqObj>
 MutateResult SeqMutate(StructuralMutatorObj* mutator, AnyView value) {
-  std::optional<std::vector<Any>> rewritten =
-      MutateCopies(mutator, ItemsOf(HookSelf<SeqObj>(value)));
+  const SeqObj* seq = HookSelf<SeqObj>(value);
+  std::optional<std::vector<RewrittenCell>> rewritten =
+      MutateSharedCells(mutator, SeqItems<SeqObj>{seq, seq->size()});
   if (!rewritten.has_value()) return UnchangedOr<Any>(Unchanged());
-  return UnchangedOr<Any>(Any(SeqRef(rewritten->begin(), rewritten->end())));
+  std::vector<Any> items;
+  items.reserve(rewritten->size());
+  for (RewrittenCell& cell : *rewritten) items.push_back(std::move(cell.second));
+  return UnchangedOr<Any>(Any(SeqRef(items.begin(), items.end())));
 }
 
 template <typename SeqObj>
@@ -177,36 +252,20 @@ MutateResult SeqMutateInPlace(StructuralMutatorObj* mutator, AnyView value) {
       value);
 }
 
-std::vector<Any> MapValuesOf(const MapBaseObj* map) {
-  std::vector<Any> values;
-  values.reserve(map->size());
-  for (uint64_t i = map->IterBegin(); i != map->IterEnd(); i = map->IterNext(i)) {
-    values.push_back(map->ValueAt(i));
-  }
-  return values;
-}
-
 template <typename MapRef, typename MapObjType>
 MutateResult MapMutate(StructuralMutatorObj* mutator, AnyView value) {
-  const MapObjType* map = HookSelf<MapObjType>(value);
-  std::optional<std::vector<Any>> rewritten = MutateCopies(mutator, MapValuesOf(map));
+  auto cells = CellsOf(HookSelf<MapObjType>(value));
+  std::optional<std::vector<RewrittenCell>> rewritten = MutateSharedCells(mutator, cells);
   if (!rewritten.has_value()) return UnchangedOr<Any>(Unchanged());
   MapRef result;
-  size_t k = 0;
-  for (uint64_t i = map->IterBegin(); i != map->IterEnd(); i = map->IterNext(i), ++k) {
-    result.Set(map->KeyAt(i), (*rewritten)[k]);
-  }
+  for (RewrittenCell& cell : *rewritten) result.Set(cells.key(cell.first), std::move(cell.second));
   return UnchangedOr<Any>(Any(std::move(result)));
 }
 
 template <typename MapObjType>
 MutateResult MapMutateInPlace(StructuralMutatorObj* mutator, AnyView value) {
   MapObjType* map = HookSelf<MapObjType>(value);
-  std::vector<uint64_t> positions;
-  positions.reserve(map->size());
-  for (uint64_t i = map->IterBegin(); i != map->IterEnd(); i = map->IterNext(i)) {
-    positions.push_back(i);
-  }
+  std::vector<uint64_t> positions = MapPositions(map);
   return InPlaceResult(MutateCellsInPlace(mutator, positions.size(),
                                           [map, &positions](size_t k) -> Any& {
                                             return map->ValueAt(positions[k]);

@@ -687,11 +687,11 @@ TEST(AnySameAs, Bitwise) {
   EXPECT_FALSE(Any(1).same_as(a));
 }
 
-// Object is immutable: a non-const Object* is no value, so overloads taking Any (an operator<< for
-// Any, say) do not apply to it, and gtest prints such pointers as addresses.
+// Every object pointer converts into a cell, as in Apache's headers; only casting a non-const
+// pointer out of one needs a mutable object type. gtest still prints such pointers as addresses.
 static_assert(std::is_constructible_v<Any, const Object*>);
-static_assert(!std::is_constructible_v<Any, Object*>);
-static_assert(!std::is_convertible_v<Object*, AnyView>);
+static_assert(std::is_constructible_v<Any, Object*>);
+static_assert(std::is_convertible_v<Object*, AnyView>);
 
 TEST(AnyFromObjectPointer, ConstPointerTravelsAsTheObject) {
   ObjectRef ref = MakeBase(3);

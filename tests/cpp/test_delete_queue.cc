@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // Freeing long chains of objects, each holding the last reference to the next: deleters nest
 // only so deep on one thread (delete_queue.h), the rest run in a loop before the release returns.
+// The queue is the runtime's (TVMFFIDeleteQueueRun, c_thread_api.h).
 #include <gtest/gtest.h>
 #include <tvm/ffi/any.h>
+#include <tvm/ffi/c_thread_api.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
 
+#include <algorithm>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -107,6 +110,34 @@ TEST(DeleteQueue, ChainFreedByAThreadLocalDestructorAtThreadExit) {
     holder.chain = MakeChain(kDeep / 4, true, &freed);
   }).join();
   EXPECT_EQ(freed, kDeep / 4);
+}
+
+/// A stand-in object for runs of the C entry: each run starts the next one from inside itself.
+struct NestedRuns {
+  TVMFFIObject header{};
+  int remaining = 0;
+  int depth = 0;
+  int max_depth = 0;
+  int runs = 0;
+};
+
+void RunAndNest(TVMFFIObject* obj, int flags) {
+  NestedRuns* state = reinterpret_cast<NestedRuns*>(obj);
+  ++state->runs;
+  state->max_depth = std::max(state->max_depth, ++state->depth);
+  if (state->remaining-- > 0) TVMFFIDeleteQueueRun(obj, flags, RunAndNest);
+  --state->depth;
+}
+
+TEST(DeleteQueue, TheRuntimeEntryRunsEveryDeletionAtBoundedDepth) {
+  ASSERT_NE(TVMFFIDeleteQueueRun, nullptr);
+  NestedRuns state;
+  state.remaining = kDeep;
+  TVMFFIDeleteQueueRun(&state.header, kTVMFFIObjectDeleterFlagBitMaskBoth, RunAndNest);
+  EXPECT_EQ(state.runs, kDeep + 1);  // all of them, before the outermost run returned
+  EXPECT_EQ(state.depth, 0);
+  EXPECT_GT(state.max_depth, 1);
+  EXPECT_LE(state.max_depth, 64);
 }
 
 }  // namespace

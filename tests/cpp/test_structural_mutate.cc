@@ -6,6 +6,7 @@
 // ffi.StructuralMutate globals called as Functions.
 #include <gtest/gtest.h>
 #include <tvm/ffi/any.h>
+#include <tvm/ffi/big_int.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/dict.h>
 #include <tvm/ffi/container/list.h>
@@ -22,6 +23,7 @@
 #include <tvm/ffi/reflection/registry.h>
 #include <tvm/ffi/string.h>
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -590,6 +592,161 @@ TEST(StructuralMutateErrors, ACycleOfObjectsIsARecursionError) {
   lam->body = nullptr;  // break the cycle
 }
 
+TEST(StructuralMutateErrors, ThrownErrorStaysValidAfterItsExpectedIsGone) {
+  // value() && of a temporary Expected throws the error while the temporary is destroyed during
+  // the unwinding: the thrown error must hold a reference of its own. The Expected keeps the
+  // error it threw (the throwing path writes nothing to it).
+  Expected<Any> failed = Unexpected(Error("TypeError", std::string(40, 'x') + " message", ""));
+  Error thrown = CatchError([&] { std::move(failed).value(); });
+  EXPECT_TRUE(failed.is_err());
+  EXPECT_TRUE(thrown.same_as(failed.error()));
+  Expected<void> failed_void = Unexpected(Error("ValueError", "void", ""));
+  Error thrown_void = CatchError([&] { std::move(failed_void).value(); });
+  EXPECT_TRUE(failed_void.is_err());
+  EXPECT_EQ(thrown_void.kind(), "ValueError");
+  // The same through a temporary, many times (a freed error would be reused and overwritten).
+  for (int i = 0; i < 100; ++i) {
+    Error err = CatchError([] {
+      StructuralMap<WalkOrder::kPostOrder>(Make<ArrayHolderObj>(Array<Any>{1}),
+                                           [](const Array<Any>&) -> Any { return String("no"); });
+    });
+    ASSERT_EQ(err.message(), "structural mutate result does not match the declared type");
+  }
+}
+
+// ---- ownership the callbacks see -----------------------------------------------------------
+
+/// A StructuralMutate callback that adds one to ints and records, for each other Array than
+/// root, whether it was uniquely owned and the mode it came with; it descends by default.
+struct OwnershipRecorder {
+  const Object* root = nullptr;
+  std::vector<std::pair<bool, InplaceMode>> arrays;
+
+  Any Mutate(Any value) {
+    root = value.as<Object>();
+    return StructuralMutate(
+        std::move(value),
+        [this](AnyView v, StructuralMutatorObj* mutator,
+               InplaceMode mode) -> Expected<UnchangedOr<Any>> {
+          if (std::optional<int64_t> x = v.as<int64_t>()) {
+            return UnchangedOr<Any>(Any(*x + 1));
+          }
+          if (v.type_index() == TypeIndex::kTVMFFIArray && v.as<Object>() != root) {
+            arrays.emplace_back(v.as<Object>()->unique(), mode);
+          }
+          return mutator->DefaultMutateExpected(v, mode);
+        });
+  }
+};
+
+/// Each container kind, holding the given child as its only item (or value).
+std::vector<std::function<Any(Any)>> ContainerMakers() {
+  return {[](Any child) { return Any(Array<Any>{std::move(child)}); },
+          [](Any child) { return Any(List<Any>{std::move(child)}); },
+          [](Any child) { return Any(Map<Any, Any>{{String("k"), std::move(child)}}); },
+          [](Any child) { return Any(Dict<Any, Any>{{String("k"), std::move(child)}}); }};
+}
+
+/// The only item (or value) of a container ContainerMakers made.
+Any OnlyChild(const Any& container) {
+  if (auto array = container.as<Array<Any>>()) return (*array)[0];
+  if (auto list = container.as<List<Any>>()) return (*list)[0];
+  if (auto map = container.as<Map<Any, Any>>()) return map->at(String("k"));
+  return container.cast<Dict<Any, Any>>().at(String("k"));
+}
+
+TEST(StructuralMutateOwnership, CopyOnWriteShowsAChildAsItsContainerHoldsIt) {
+  for (const auto& make : ContainerMakers()) {
+    Any root = make(Array<Any>{1});  // the inner array: held by the container alone
+    Any kept = root;                 // the caller keeps root: copy on write
+    OwnershipRecorder recorder;
+    Any mutated = recorder.Mutate(root);
+    SCOPED_TRACE(root.GetTypeKey());
+    EXPECT_EQ(recorder.arrays,
+              (std::vector<std::pair<bool, InplaceMode>>{{true, InplaceMode::kDisallow}}));
+    EXPECT_FALSE(mutated.same_as(kept));
+    EXPECT_EQ(OnlyChild(kept).cast<Array<Any>>()[0].cast<int64_t>(), 1);
+    EXPECT_EQ(OnlyChild(mutated).cast<Array<Any>>()[0].cast<int64_t>(), 2);
+  }
+}
+
+TEST(StructuralMutateOwnership, AMovedUniqueRootAllowsInPlaceAlongItsPath) {
+  for (const auto& make : ContainerMakers()) {
+    Any root = make(Array<Any>{1});
+    const Object* root_ptr = root.as<Object>();
+    const Object* child_ptr = OnlyChild(root).as<Object>();
+    OwnershipRecorder recorder;
+    Any mutated = recorder.Mutate(std::move(root));
+    SCOPED_TRACE(mutated.GetTypeKey());
+    EXPECT_EQ(recorder.arrays,
+              (std::vector<std::pair<bool, InplaceMode>>{{true, InplaceMode::kAllow}}));
+    EXPECT_EQ(mutated.as<Object>(), root_ptr);
+    EXPECT_EQ(OnlyChild(mutated).as<Object>(), child_ptr);
+    EXPECT_EQ(OnlyChild(mutated).cast<Array<Any>>()[0].cast<int64_t>(), 2);
+  }
+}
+
+TEST(StructuralMutateOwnership, ARootPassedByValueLeavesItsOtherOwnerAlone) {
+  Array<Any> outer{Array<Any>{1}};
+  const Object* child_ptr = outer[0].as<Object>();
+  // outer[0] is a new reference to the child: the root is shared, so it is copied.
+  Any mapped = StructuralMutate(
+      outer[0], [](int64_t x, StructuralMutatorObj*) -> Expected<Any> { return Any(x + 1); });
+  EXPECT_NE(mapped.as<Object>(), child_ptr);
+  EXPECT_EQ(mapped.cast<Array<Any>>()[0].cast<int64_t>(), 2);
+  EXPECT_EQ(outer[0].as<Object>(), child_ptr);
+  EXPECT_EQ(outer[0].cast<Array<Any>>()[0].cast<int64_t>(), 1);
+}
+
+TEST(StructuralMutateOwnership, ACallbackMayResizeTheListOrDictBeingRewritten) {
+  // The items are read from the container as the rewrite reaches them: the rewrite covers the
+  // entries there were when it began and still are.
+  List<Any> grown{1, 2};  // shared with this test: copy on write
+  Any doubled = StructuralMap<WalkOrder::kPostOrder>(grown, [&](int64_t x) -> Any {
+    for (int i = 0; i < 64; ++i) grown.push_back(x);  // grows (and moves) the storage
+    return x * 10;
+  });
+  EXPECT_TRUE(StructuralEqual::Equal(doubled, List<Any>{10, 20}));
+  EXPECT_EQ(grown.size(), 130u);
+  List<Any> shrunk{1, 2, 3};
+  Any first_only = StructuralMap<WalkOrder::kPostOrder>(shrunk, [&](int64_t x) -> Any {
+    shrunk.clear();
+    return x * 10;
+  });
+  EXPECT_TRUE(StructuralEqual::Equal(first_only, List<Any>{10}));
+  Dict<Any, Any> dict{{String("a"), 1}, {String("b"), 2}};
+  Any rewritten = StructuralMap<WalkOrder::kPostOrder>(dict, [&](int64_t x) -> Any {
+    dict.erase(String("b"));
+    for (int64_t i = 0; i < 64; ++i) dict.Set(i, i);  // rehashes into a new layout
+    return x * 10;
+  });
+  EXPECT_TRUE(StructuralEqual::Equal(rewritten, Dict<Any, Any>{{String("a"), 10}}));
+}
+
+TEST(StructuralMutateHooks, BigIntIsALeafAsOnApache) {
+  // ffi.BigInt has its mutate hooks (as on Apache TVM FFI): a big integer is kept as it is,
+  // whether rewritten by default, in place or inside a container.
+  for (const reflection::AttrKey<FStructuralMutate>* key :
+       {&type_attr::kStructuralMutate, &type_attr::kStructuralMaybeInplaceMutate}) {
+    reflection::TypeAttrColumn hooks(*key);
+    EXPECT_EQ(hooks[TypeIndex::kTVMFFIBigInt].type_index(), TypeIndex::kTVMFFIOpaquePtr);
+  }
+  BigInt big = BigInt(1) << 100;
+  Any root = Array<Any>{big, 1};
+  auto by_default = [](AnyView v, StructuralMutatorObj* mutator,
+                       InplaceMode mode) -> Expected<UnchangedOr<Any>> {
+    return mutator->DefaultMutateExpected(v, mode);
+  };
+  EXPECT_TRUE(StructuralMutate(root, by_default).same_as(root));
+  EXPECT_TRUE(StructuralMutate(Any(big), by_default).same_as(Any(big)));
+  Any unique = BigInt(1) << 80;
+  const Object* unique_ptr = unique.as<Object>();
+  EXPECT_EQ(StructuralMutate(std::move(unique), by_default).as<Object>(), unique_ptr);
+  Any doubled = DoubleInts(root);
+  EXPECT_TRUE(doubled.cast<Array<Any>>()[0].same_as(Any(big)));
+  EXPECT_EQ(doubled.cast<Array<Any>>()[1].cast<int64_t>(), 2);
+}
+
 // ---- UnchangedOr ---------------------------------------------------------------------------
 
 TEST(UnchangedOr, MarkerValuesAndConversions) {
@@ -675,6 +832,30 @@ TEST(StructuralMutateGlobals, MutateAndMutatorMethods) {
   });
   EXPECT_EQ(bad_key.kind(), "TypeError");
   EXPECT_EQ(bad_key.message(), "Variable-remap key must be an object-backed value");
+}
+
+// Apache's spellings: the named-result expansion of the unchecked assign macro, and the engine
+// base's descent error.
+Expected<int64_t> DoubleUnchecked(Expected<Any> input) {
+  TVM_FFI_UNSAFE_S_MUTATE_ASSIGN_OR_RETURN_IMPL_(named_result, int64_t, value, std::move(input));
+  return value * 2;
+}
+
+struct DescentErrorProbe : StructuralMapEngineBase {
+  static Expected<Any> Error() { return SMutateDescentTypeError(); }
+};
+
+TEST(StructuralMutateSpellings, UncheckedAssignImplAndDescentError) {
+  EXPECT_EQ(DoubleUnchecked(Any(21)).value(), 42);
+  Expected<int64_t> failed = DoubleUnchecked(Error("ValueError", "upstream", ""));
+  ASSERT_TRUE(failed.is_err());
+  EXPECT_EQ(failed.error().kind(), "ValueError");
+
+  Expected<Any> descent = DescentErrorProbe::Error();
+  ASSERT_TRUE(descent.is_err());
+  EXPECT_EQ(descent.error().kind(), "TypeError");
+  EXPECT_NE(std::string(descent.error().message()).find("descent changed the node type"),
+            std::string::npos);
 }
 
 }  // namespace tvm_ffi_structural_mutate_test

@@ -722,4 +722,29 @@ TEST(StructuralVisitGlobals, AVisitorOutlivesItsTraversal) {
   EXPECT_EQ(calls, 2);
 }
 
+// TVM_FFI_S_VISIT_MAYBE_EARLY_RETURN_WITH_ERROR_CONTEXT (0.1.13's spelling): falls through on
+// None, returns an interrupt as it is and an Error with node appended to its visit context.
+VisitResult ReturnEarlyWithContext(VisitResult result, AnyView node) noexcept {
+  TVM_FFI_S_VISIT_MAYBE_EARLY_RETURN_WITH_ERROR_CONTEXT(std::move(result), node);
+  return Optional<VisitInterrupt>(VisitInterrupt(Any("fell through")));
+}
+
+TEST(StructuralVisitMacros, EarlyReturnWithErrorContextRecordsTheNode) {
+  ObjectRef node = Ty("here");
+  VisitResult passed = ReturnEarlyWithContext(Optional<VisitInterrupt>(std::nullopt), node);
+  EXPECT_EQ(passed.value().value()->value.cast<String>(), "fell through");
+
+  VisitResult stopped =
+      ReturnEarlyWithContext(Optional<VisitInterrupt>(VisitInterrupt(Any(7))), node);
+  EXPECT_EQ(stopped.value().value()->value.cast<int64_t>(), 7);
+
+  VisitResult failed = ReturnEarlyWithContext(Error("ValueError", "bad child", ""), node);
+  ASSERT_TRUE(failed.is_err());
+  Error err = failed.error();
+  EXPECT_EQ(err.kind(), "ValueError");
+  List<ObjectRef> pattern = VisitErrorContext::TryGetFromError(err).value()->reverse_visit_pattern;
+  ASSERT_EQ(pattern.size(), 1);
+  EXPECT_TRUE(pattern[0].same_as(node));
+}
+
 }  // namespace tvm_ffi_structural_visit_test

@@ -38,3 +38,5 @@ DOWNSTREAM_TVM_VERSION = _VERSIONS["TVM_FFI_DOWNSTREAM_TVM_VERSION"]
 DOWNSTREAM_TVM_MIN_PYTHON = tuple(
     int(part) for part in _VERSIONS["TVM_FFI_DOWNSTREAM_TVM_MIN_PYTHON"].split(".")
 )
+#: The apache-tvm-ffi-orcjit release that loads objects built against our headers.
+DOWNSTREAM_ORCJIT_VERSION = _VERSIONS["TVM_FFI_DOWNSTREAM_ORCJIT_VERSION"]

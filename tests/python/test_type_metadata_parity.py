@@ -136,14 +136,12 @@ def test_visit_objects_have_no_generated_init(type_key: str) -> None:
 
 
 def _comparable(type_key: str, record: dict[str, Any]) -> dict[str, Any]:
-    """The record without docs (our own words), the fields' static type indices (set by the
-    headers' type traits) and the deliberately different attributes."""
+    """The record without docs (our own words) and the deliberately different attributes."""
     record = json.loads(json.dumps(record))
     if record["metadata"] is not None:
         record["metadata"].pop("doc")
     for field in record["fields"]:
         field.pop("doc")
-        field.pop("field_static_type_index")
     for method in record["methods"]:
         method.pop("doc")
     for name in [n for n in record["attrs"] if (type_key, n) in DELIBERATE]:

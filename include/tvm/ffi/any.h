@@ -29,14 +29,6 @@ template <typename T>
   TVM_FFI_UNREACHABLE();
 }
 
-/// Throws TypeError "Cannot treat type `<got>` as type `<T>`".
-template <typename T>
-[[noreturn]] TVM_FFI_NO_INLINE TVM_FFI_COLD_CODE void ThrowCannotTreat(const TVMFFIAny* cell) {
-  TVM_FFI_THROW(TypeError) << "Cannot treat type `" << TypeTraits<T>::GetMismatchTypeInfo(cell)
-                           << "` as type `" << TypeTraits<T>::TypeStr() << "`";
-  TVM_FFI_UNREACHABLE();
-}
-
 template <typename T>
 inline constexpr bool is_any_v = std::is_same_v<T, Any> || std::is_same_v<T, AnyView>;
 }  // namespace details
@@ -53,6 +45,14 @@ class AnyView {
       typename = std::enable_if_t<TypeTraitsNoCR<T>::convert_enabled && !details::is_any_v<T>>>
   AnyView(const T& other) {  // NOLINT(*)
     TypeTraitsNoCR<T>::CopyToAnyView(other, &data_);
+  }
+  /// Views other instead.
+  template <
+      typename T,
+      typename = std::enable_if_t<TypeTraitsNoCR<T>::convert_enabled && !details::is_any_v<T>>>
+  AnyView& operator=(const T& other) {  // NOLINT(*)
+    AnyView(other).swap(*this);
+    return *this;
   }
 
   int32_t type_index() const { return data_.type_index; }
@@ -81,6 +81,18 @@ class AnyView {
     if (data_.type_index < TypeIndex::kTVMFFIStaticObjectBegin) return nullptr;
     if (!details::IsObjectInstance<ObjType>(data_.type_index)) return nullptr;
     return static_cast<const ObjType*>(details::ObjectUnsafe::FromHandle(data_.v_obj));
+  }
+  /// The value as T when the cell holds exactly a T; TypeError "Cannot treat type `<got>` as
+  /// type `<T>`" otherwise.
+  template <typename T>
+  T as_or_throw() const {
+    if constexpr (details::is_any_v<T>) {
+      return T(*this);
+    } else {
+      std::optional<T> value = as<T>();
+      if (TVM_FFI_PREDICT_FALSE(!value.has_value())) details::ThrowCannotTreat<T>(&data_);
+      return *std::move(value);
+    }
   }
   /// The value converted to T; TypeError when it cannot be.
   template <typename T>
@@ -226,17 +238,22 @@ class Any {
       return AnyView(*this).try_cast<T>();
     }
   }
-  /// The value as T when it holds exactly a T; TypeError otherwise.
+  /// The value as T when it holds exactly a T; TypeError "Cannot treat type `<got>` as type
+  /// `<T>`" otherwise.
   template <typename T>
   T as_or_throw() const& {
-    std::optional<T> value = as<T>();
-    if (!value.has_value()) details::ThrowCannotTreat<T>(&data_);
-    return *std::move(value);
+    if constexpr (std::is_same_v<T, Any>) {
+      return *this;
+    } else {
+      return AnyView(*this).as_or_throw<T>();
+    }
   }
+  /// Like as_or_throw() const&, moving the value out on success (this is then None); on a
+  /// mismatch nothing is consumed.
   template <typename T>
   T as_or_throw() && {
     std::optional<T> value = std::move(*this).template as<T>();
-    if (!value.has_value()) details::ThrowCannotTreat<T>(&data_);
+    if (TVM_FFI_PREDICT_FALSE(!value.has_value())) details::ThrowCannotTreat<T>(&data_);
     return *std::move(value);
   }
   /// Bitwise identity (same object, or same POD payload).
@@ -251,19 +268,36 @@ class Any {
   bool operator==(std::nullptr_t) const { return data_.type_index == TypeIndex::kTVMFFINone; }
   bool operator!=(std::nullptr_t) const { return data_.type_index != TypeIndex::kTVMFFINone; }
 
+ protected:
+  TVMFFIAny data_;
+
  private:
   void IncRefIfObject() {
     if (data_.type_index >= TypeIndex::kTVMFFIStaticObjectBegin) {
       details::ObjectUnsafe::IncRefObjectHandle(data_.v_obj);
     }
   }
-  TVMFFIAny data_;
   friend struct details::AnyUnsafe;
 };
 
 namespace details {
-/// Raw access to the cells of Any and AnyView; for runtime and binding code.
-struct AnyUnsafe {
+/// Turns a borrowed cell into an owning one in place: an object gains a reference, a raw string
+/// or byte array becomes a String or Bytes, an rvalue reference hands its object over.
+/// extra_any_bytes is accepted for source compatibility and unused.
+inline void InplaceConvertAnyViewToAny(TVMFFIAny* data,
+                                       [[maybe_unused]] size_t extra_any_bytes = 0) {
+  if (data->type_index >= TypeIndex::kTVMFFIStaticObjectBegin) {
+    ObjectUnsafe::IncRefObjectHandle(data->v_obj);
+  } else if (data->type_index >= TypeIndex::kTVMFFIRawStr &&
+             data->type_index <= TypeIndex::kTVMFFIObjectRValueRef) {
+    TVMFFIAny view = *data;
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFIAnyViewToOwnedAny(&view, data));
+  }
+}
+
+/// Raw access to the cells of Any and AnyView (and, inherited, to objects); for runtime and
+/// binding code.
+struct AnyUnsafe : public ObjectUnsafe {
   /// Hands the owning cell of any over to the caller; any becomes None.
   static TVMFFIAny MoveAnyToTVMFFIAny(Any&& any) {
     TVMFFIAny out = any.data_;
@@ -295,6 +329,43 @@ struct AnyUnsafe {
     } else {
       return TypeTraits<T>::MoveFromAnyAfterCheck(&any.data_);
     }
+  }
+  /// Whether the cell of ref is strictly a T (always for T = Any).
+  template <typename T>
+  static bool CheckAnyStrict(const Any& ref) {
+    if constexpr (std::is_same_v<T, Any>) {
+      return true;
+    } else {
+      return TypeTraits<T>::CheckAnyStrict(&ref.data_);
+    }
+  }
+  /// Whether the cell of ref is strictly a T (always for T = Any).
+  template <typename T>
+  static bool CheckAnyViewStrict(const AnyView& ref) {
+    if constexpr (std::is_same_v<T, Any>) {
+      return true;
+    } else {
+      return TypeTraits<T>::CheckAnyStrict(&ref.data_);
+    }
+  }
+  /// The "got" part of a mismatch message of ref against T.
+  template <typename T>
+  static std::string GetMismatchTypeInfo(const Any& ref) {
+    return TypeTraits<T>::GetMismatchTypeInfo(&ref.data_);
+  }
+  /// The object of an object cell as TObject* (no check, no new reference).
+  template <typename TObject = Object>
+  static TObject* RawObjectPtrFromAnyAfterCheck(const Any& ref) {
+    return RawObjectPtrFromUnowned<TObject>(static_cast<TVMFFIObject*>(ref.data_.v_obj));
+  }
+  /// The object of an object cell as TObject* (no check, no new reference).
+  template <typename TObject = Object>
+  static TObject* RawObjectPtrFromAnyViewAfterCheck(const AnyView& ref) {
+    return RawObjectPtrFromUnowned<TObject>(static_cast<TVMFFIObject*>(ref.data_.v_obj));
+  }
+  /// The 0.1.13 spelling of RawObjectPtrFromAnyAfterCheck<Object>.
+  static Object* ObjectPtrFromAnyAfterCheck(const Any& ref) {
+    return RawObjectPtrFromAnyAfterCheck<Object>(ref);
   }
   static const TVMFFIAny* TVMFFIAnyPtrFromAny(const Any& any) { return &any.data_; }
   static const TVMFFIAny* TVMFFIAnyPtrFromAny(const AnyView& any) { return &any.data_; }

@@ -76,6 +76,11 @@
                                  TVM_FFI_STR_CONCAT(__TVMFFIStaticInitReg, __COUNTER__))
 #endif
 
+/// printf-style formatting into a bounded buffer: snprintf(buffer, size, format, ...).
+#ifndef TVM_FFI_SNPRINTF
+#define TVM_FFI_SNPRINTF snprintf
+#endif
+
 /// Zeroes the high half of a pointer payload on 32-bit targets (no-op on 64-bit).
 #if UINTPTR_MAX == UINT32_MAX
 #define TVM_FFI_CLEAR_PTR_PADDING_IN_FFI_ANY(result) (result)->v_int64 = 0
@@ -116,11 +121,19 @@ inline uint64_t StableHashBytes(const void* data, size_t size) {
   return hash;
 }
 
+/// Expands a parameter pack into calls f(index, arg), index counting from 0.
+struct for_each_dispatcher {
+  /// Calls f(I, args) for each position I of the pack, in order.
+  template <typename F, typename... Args, size_t... I>
+  static void run(std::index_sequence<I...>, const F& f, Args&&... args) {  // NOLINT(*)
+    (f(I, std::forward<Args>(args)), ...);
+  }
+};
+
 /// Calls f(index, arg) for every argument in order.
 template <typename F, typename... Args>
 TVM_FFI_INLINE void for_each(const F& f, Args&&... args) {
-  size_t index = 0;
-  (f(index++, std::forward<Args>(args)), ...);
+  for_each_dispatcher::run(std::index_sequence_for<Args...>{}, f, std::forward<Args>(args)...);
 }
 
 }  // namespace details

@@ -153,12 +153,17 @@ class BigInt {
 
 namespace details {
 
-/// Raw access to BigInt storage, for the arithmetic below and for the runtime.
+/// Raw access to BigInt storage, for the arithmetic below and for the runtime. The int64_t
+/// overloads let generic code treat a plain operand like an inline BigInt.
 struct BigIntUnsafe {
   /// Whether the value is stored inline (fits int64_t).
   static bool CheckInt64(const BigInt& value) { return !value.IsHeap(); }
+  static bool CheckInt64(const int64_t&) { return true; }
   /// The inline value; only valid when CheckInt64(value).
   static int64_t GetInt64(const BigInt& value) { return value.data_.v_int64; }
+  static int64_t GetInt64(const int64_t& value) { return value; }
+  /// value as a one-word view; valid while value lives.
+  static BigInt::ArrayView GetArrayView(const int64_t& value) { return {&value, 1}; }
   /// The canonical words of an Int or BigInt cell; valid while the cell's value lives.
   static BigInt::ArrayView GetArrayView(const TVMFFIAny* cell) {
     if (cell->type_index == TypeIndex::kTVMFFIInt) return {&cell->v_int64, 1};
@@ -167,13 +172,33 @@ struct BigIntUnsafe {
   }
   /// The canonical words of value; valid while value lives unchanged.
   static BigInt::ArrayView GetArrayView(const BigInt& value) { return GetArrayView(&value.data_); }
+  /// The current (possibly not yet canonical) words of an object under construction.
+  static BigInt::ArrayView GetArrayView(const ObjectPtr<BigIntObj>& ptr) {
+    return {GetMutableData(ptr), ptr->size_};
+  }
+  /// The writable words of an unshared object under construction.
+  static int64_t* GetMutableData(const ObjectPtr<BigIntObj>& ptr) {
+    return reinterpret_cast<int64_t*>(ptr.get() + 1);
+  }
+  /// Lowers the word count of an unshared object under construction (size <= current size).
+  static void ShrinkSize(const ObjectPtr<BigIntObj>& ptr, size_t size) { ptr->size_ = size; }
+  /// The canonical BigInt of a fully written object: redundant sign words are dropped, and a
+  /// value of at most one word becomes inline (zero words mean zero).
+  static BigInt Normalize(ObjectPtr<BigIntObj> ptr) {
+    const int64_t* words = GetMutableData(ptr);
+    size_t size = ptr->size_;
+    while (size > 1 && words[size - 1] == (words[size - 2] < 0 ? -1 : 0)) --size;
+    if (size <= 1) return BigInt(size == 0 ? int64_t{0} : words[0]);
+    ShrinkSize(ptr, size);
+    return BigInt(std::move(ptr));
+  }
   /// The canonical BigInt of size two's-complement words (redundant sign words allowed).
   static BigInt FromWords(const uint64_t* words, size_t size) {
     while (size > 1 && words[size - 1] == SignWordOf(words[size - 2])) --size;
     if (size == 0) return BigInt();
     if (size == 1) return BigInt(static_cast<int64_t>(words[0]));
     ObjectPtr<BigIntObj> ptr = make_inplace_array_object<BigIntObj, int64_t>(size, size);
-    std::memcpy(static_cast<void*>(ptr.get() + 1), words, size * sizeof(uint64_t));
+    std::memcpy(static_cast<void*>(GetMutableData(ptr)), words, size * sizeof(uint64_t));
     return BigInt(std::move(ptr));
   }
   /// The word that sign-extends a word whose top bit is that of w.
@@ -195,6 +220,38 @@ inline uint64_t WordAt(BigInt::ArrayView x, size_t i) {
   if (i < x.size()) return static_cast<uint64_t>(x[i]);
   return IsNegative(x) ? ~uint64_t{0} : uint64_t{0};
 }
+/// The int64_t with the bits of a word.
+inline int64_t BitcastToInt64(uint64_t bits) {
+  int64_t value;
+  std::memcpy(&value, &bits, sizeof(value));
+  return value;
+}
+/// The index of the lowest nonzero word of x, or x.size() when every word is zero.
+inline size_t FirstNonzero(BigInt::ArrayView x) {
+  size_t i = 0;
+  while (i < x.size() && x[i] == 0) ++i;
+  return i;
+}
+/// Word i of |x| (zero past the end), given first_nonzero = FirstNonzero(x); the bits of the
+/// magnitude word are returned as int64_t, so a word of 2^63 or more reads negative.
+inline int64_t AbsWord(BigInt::ArrayView x, size_t first_nonzero, size_t i) {
+  if (i >= x.size()) return 0;
+  if (!IsNegative(x)) return x[i];
+  // |x| = ~x + 1: the carry of the +1 ripples through the low zero words and stops at the
+  // first nonzero one, which is negated; the words above it are only complemented.
+  auto word = static_cast<uint64_t>(x[i]);
+  if (i < first_nonzero) return 0;
+  return BitcastToInt64(i == first_nonzero ? uint64_t{0} - word : ~word);
+}
+/// Negates size two's-complement words in place, modulo 2^(64 * size).
+inline void NegateInplace(int64_t* data, size_t size) {
+  uint64_t carry = 1;
+  for (size_t i = 0; i < size; ++i) {
+    uint64_t word = ~static_cast<uint64_t>(data[i]) + carry;
+    carry = carry && word == 0;
+    data[i] = BitcastToInt64(word);
+  }
+}
 /// The canonical BigInt of two's-complement words.
 inline BigInt FromWords(const Words& words) {
   return BigIntUnsafe::FromWords(words.data(), words.size());
@@ -207,7 +264,7 @@ inline BigInt Copy(BigInt::ArrayView x) {
 }
 
 /// -1, 0 or 1 as a compares to b.
-inline int Compare(BigInt::ArrayView a, BigInt::ArrayView b) {
+inline int CompareFallback(BigInt::ArrayView a, BigInt::ArrayView b) {
   bool neg_a = IsNegative(a);
   if (neg_a != IsNegative(b)) return neg_a ? -1 : 1;
   // Same sign: the sign-extended bit patterns order like the values.
@@ -218,6 +275,17 @@ inline int Compare(BigInt::ArrayView a, BigInt::ArrayView b) {
   }
   return 0;
 }
+
+/// Whether two canonical views hold the same value.
+inline bool EqualFallback(BigInt::ArrayView a, BigInt::ArrayView b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+/// Same as CompareFallback (the runtime's spelling).
+inline int Compare(BigInt::ArrayView a, BigInt::ArrayView b) { return CompareFallback(a, b); }
 
 /// a + b + carry_in with b's words optionally complemented (b_not: a - b when carry_in is 1).
 inline BigInt AddWords(BigInt::ArrayView a, BigInt::ArrayView b, bool b_not, uint64_t carry) {
@@ -234,13 +302,17 @@ inline BigInt AddWords(BigInt::ArrayView a, BigInt::ArrayView b, bool b_not, uin
   return FromWords(out);
 }
 /// a + b.
-inline BigInt Add(BigInt::ArrayView a, BigInt::ArrayView b) { return AddWords(a, b, false, 0); }
+inline BigInt AddFallback(BigInt::ArrayView a, BigInt::ArrayView b) {
+  return AddWords(a, b, false, 0);
+}
 /// a - b.
-inline BigInt Sub(BigInt::ArrayView a, BigInt::ArrayView b) { return AddWords(a, b, true, 1); }
+inline BigInt SubFallback(BigInt::ArrayView a, BigInt::ArrayView b) {
+  return AddWords(a, b, true, 1);
+}
 /// -x.
-inline BigInt Negate(BigInt::ArrayView x) {
+inline BigInt NegateFallback(BigInt::ArrayView x) {
   int64_t zero = 0;
-  return Sub(BigInt::ArrayView(&zero, 1), x);
+  return SubFallback(BigInt::ArrayView(&zero, 1), x);
 }
 
 /// Word-wise f over both operands sign-extended to a common length.
@@ -251,8 +323,28 @@ inline BigInt Bitwise(BigInt::ArrayView a, BigInt::ArrayView b, F f) {
   for (size_t i = 0; i < n; ++i) out[i] = f(WordAt(a, i), WordAt(b, i));
   return FromWords(out);
 }
+/// a & b on the two's-complement forms.
+inline BigInt AndFallback(BigInt::ArrayView a, BigInt::ArrayView b) {
+  return Bitwise(a, b, [](uint64_t x, uint64_t y) { return x & y; });
+}
+/// a | b on the two's-complement forms.
+inline BigInt OrFallback(BigInt::ArrayView a, BigInt::ArrayView b) {
+  return Bitwise(a, b, [](uint64_t x, uint64_t y) { return x | y; });
+}
+/// a ^ b on the two's-complement forms.
+inline BigInt XorFallback(BigInt::ArrayView a, BigInt::ArrayView b) {
+  return Bitwise(a, b, [](uint64_t x, uint64_t y) { return x ^ y; });
+}
+/// The smaller of a and b.
+inline BigInt MinFallback(BigInt::ArrayView a, BigInt::ArrayView b) {
+  return Copy(CompareFallback(a, b) <= 0 ? a : b);
+}
+/// The larger of a and b.
+inline BigInt MaxFallback(BigInt::ArrayView a, BigInt::ArrayView b) {
+  return Copy(CompareFallback(a, b) >= 0 ? a : b);
+}
 /// ~x, which is -x - 1.
-inline BigInt Complement(BigInt::ArrayView x) {
+inline BigInt ComplementFallback(BigInt::ArrayView x) {
   Words out(x.size());
   for (size_t i = 0; i < x.size(); ++i) out[i] = ~static_cast<uint64_t>(x[i]);
   return FromWords(out);
@@ -273,7 +365,7 @@ inline bool ShiftCount(BigInt::ArrayView count, size_t* out) {
 inline constexpr size_t kMaxLeftShiftBits = size_t{1} << 31;
 
 /// x * 2^count; OverflowError when the count is beyond kMaxLeftShiftBits.
-inline BigInt LeftShift(BigInt::ArrayView x, BigInt::ArrayView count) {
+inline BigInt LeftShiftFallback(BigInt::ArrayView x, BigInt::ArrayView count) {
   size_t k = 0;
   bool fits = ShiftCount(count, &k);
   if (IsNormalizedZero(x)) return BigInt();
@@ -291,7 +383,7 @@ inline BigInt LeftShift(BigInt::ArrayView x, BigInt::ArrayView count) {
 }
 
 /// Arithmetic (floor) right shift.
-inline BigInt RightShift(BigInt::ArrayView x, BigInt::ArrayView count) {
+inline BigInt RightShiftFallback(BigInt::ArrayView x, BigInt::ArrayView count) {
   size_t k = 0;
   if (!ShiftCount(count, &k) || k / 64 >= x.size()) return BigInt(IsNegative(x) ? -1 : 0);
   size_t word_shift = k / 64;
@@ -415,16 +507,20 @@ inline std::pair<Digits, Digits> DivModDigits(const Digits& a, const Digits& b) 
 }
 
 /// a * b.
-inline BigInt Mul(BigInt::ArrayView a, BigInt::ArrayView b) {
+inline BigInt MulFallback(BigInt::ArrayView a, BigInt::ArrayView b) {
   return FromMagnitude(IsNegative(a) != IsNegative(b), MulDigits(ToMagnitude(a), ToMagnitude(b)));
 }
 
 /// Truncating quotient and remainder; ZeroDivisionError when b is zero.
-inline std::pair<BigInt, BigInt> TruncDivMod(BigInt::ArrayView a, BigInt::ArrayView b) {
+inline std::pair<BigInt, BigInt> DivRemFallback(BigInt::ArrayView a, BigInt::ArrayView b) {
   if (IsNormalizedZero(b)) TVM_FFI_THROW(ZeroDivisionError) << "BigInt division by zero";
   bool neg_a = IsNegative(a);
   std::pair<Digits, Digits> qr = DivModDigits(ToMagnitude(a), ToMagnitude(b));
   return {FromMagnitude(neg_a != IsNegative(b), qr.first), FromMagnitude(neg_a, qr.second)};
+}
+/// DivRemFallback with a one-word divisor.
+inline std::pair<BigInt, BigInt> DivRemFallback(BigInt::ArrayView a, int64_t b) {
+  return DivRemFallback(a, BigInt::ArrayView(&b, 1));
 }
 /// Quotient rounded down and the matching remainder (the sign of b).
 inline std::pair<BigInt, BigInt> FloorDivMod(BigInt::ArrayView a, BigInt::ArrayView b);
@@ -476,8 +572,17 @@ inline double ToDouble(BigInt::ArrayView x) {
   return IsNegative(x) ? -value : value;
 }
 
+/// The decimal text of value, with a leading '-' when negative.
+inline std::string ToStringFallback(const BigInt& value) {
+  return ToDecimal(BigIntUnsafe::GetArrayView(value));
+}
+/// The nearest double of value (ties to even); OverflowError beyond the double range.
+inline double ToDoubleFallback(const BigInt& value) {
+  return ToDouble(BigIntUnsafe::GetArrayView(value));
+}
+
 /// Truncation of a finite double outside the int64_t range.
-inline BigInt FromDouble(double value) {
+inline BigInt FromDoubleFallback(double value) {
   if (std::isnan(value)) TVM_FFI_THROW(ValueError) << "cannot convert NaN to BigInt";
   if (std::isinf(value)) TVM_FFI_THROW(OverflowError) << "cannot convert infinity to BigInt";
   int exponent = 0;
@@ -487,9 +592,9 @@ inline BigInt FromDouble(double value) {
   int64_t shift = exponent - 53;
   int64_t count = shift < 0 ? -shift : shift;
   BigInt::ArrayView count_view(&count, 1);
-  BigInt result = shift < 0 ? RightShift(BigIntUnsafe::GetArrayView(magnitude), count_view)
-                            : LeftShift(BigIntUnsafe::GetArrayView(magnitude), count_view);
-  return value < 0 ? Negate(BigIntUnsafe::GetArrayView(result)) : result;
+  BigInt result = shift < 0 ? RightShiftFallback(BigIntUnsafe::GetArrayView(magnitude), count_view)
+                            : LeftShiftFallback(BigIntUnsafe::GetArrayView(magnitude), count_view);
+  return value < 0 ? NegateFallback(BigIntUnsafe::GetArrayView(result)) : result;
 }
 
 // Fast int64_t paths: each returns true when the exact result does not fit (or, for
@@ -557,10 +662,17 @@ inline bool FloorModOverflow(int64_t a, int64_t b, int64_t* out) {
   *out = (r != 0 && (r < 0) != (b < 0)) ? r + b : r;
   return false;
 }
+/// a >> b with sign fill (-1 or 0 once b reaches 64); ValueError for a negative count.
+inline int64_t RightShift(int64_t a, int64_t b) {
+  if (b < 0) TVM_FFI_THROW(ValueError) << "negative shift count";
+  if (b >= 64) return a < 0 ? -1 : 0;
+  return a >> b;
+}
 inline bool LeftShiftOverflow(int64_t a, int64_t b, int64_t* out) {
-  if (b < 0 || b >= 64) {
+  if (b < 0) TVM_FFI_THROW(ValueError) << "negative shift count";
+  if (b >= 64) {
     *out = 0;
-    return b < 0 || a != 0;
+    return a != 0;
   }
   auto shifted = static_cast<int64_t>(static_cast<uint64_t>(a) << b);
   if ((shifted >> b) != a) return true;
@@ -568,20 +680,35 @@ inline bool LeftShiftOverflow(int64_t a, int64_t b, int64_t* out) {
   return false;
 }
 inline bool RightShiftOverflow(int64_t a, int64_t b, int64_t* out) {
-  if (b < 0) return true;
-  *out = b >= 63 ? (a < 0 ? -1 : 0) : (a >> b);
+  *out = RightShift(a, b);
   return false;
 }
 
 inline std::pair<BigInt, BigInt> FloorDivMod(BigInt::ArrayView a, BigInt::ArrayView b) {
-  std::pair<BigInt, BigInt> qr = TruncDivMod(a, b);
+  std::pair<BigInt, BigInt> qr = DivRemFallback(a, b);
   BigInt::ArrayView r = BigIntUnsafe::GetArrayView(qr.second);
   if (!IsNormalizedZero(r) && IsNegative(r) != IsNegative(b)) {
     int64_t one = 1;
-    qr.first = Sub(BigIntUnsafe::GetArrayView(qr.first), BigInt::ArrayView(&one, 1));
-    qr.second = Add(r, b);
+    qr.first = SubFallback(BigIntUnsafe::GetArrayView(qr.first), BigInt::ArrayView(&one, 1));
+    qr.second = AddFallback(r, b);
   }
   return qr;
+}
+/// a / b rounded toward zero; ZeroDivisionError for a zero divisor.
+inline BigInt TruncDivFallback(BigInt::ArrayView a, BigInt::ArrayView b) {
+  return DivRemFallback(a, b).first;
+}
+/// The remainder of TruncDivFallback (zero or the sign of a).
+inline BigInt TruncModFallback(BigInt::ArrayView a, BigInt::ArrayView b) {
+  return DivRemFallback(a, b).second;
+}
+/// a / b rounded down; ZeroDivisionError for a zero divisor.
+inline BigInt FloorDivFallback(BigInt::ArrayView a, BigInt::ArrayView b) {
+  return FloorDivMod(a, b).first;
+}
+/// The remainder of FloorDivFallback (zero or the sign of b).
+inline BigInt FloorModFallback(BigInt::ArrayView a, BigInt::ArrayView b) {
+  return FloorDivMod(a, b).second;
 }
 
 /// Runs fast(x, y, &result) on inline operands, else (or on overflow) slow on their words.
@@ -635,13 +762,11 @@ inline BigInt::BigInt(double value) {
   if (value >= -kLimit && value < kLimit) {
     data_.v_int64 = static_cast<int64_t>(value);
   } else {
-    *this = details::int_ops::FromDouble(value);
+    *this = details::int_ops::FromDoubleFallback(value);
   }
 }
 
-inline BigInt::operator double() const {
-  return details::int_ops::ToDouble(details::BigIntUnsafe::GetArrayView(*this));
-}
+inline BigInt::operator double() const { return details::int_ops::ToDoubleFallback(*this); }
 
 template <typename Int, std::enable_if_t<(std::is_integral_v<Int> && sizeof(Int) <= 8), int>>
 inline std::optional<Int> BigInt::as() const {
@@ -672,9 +797,7 @@ inline uint64_t BigInt::hash() const {
   return details::StableHashBytes(&words[0], words.size() * sizeof(int64_t));
 }
 
-inline std::string BigInt::ToString() const {
-  return details::int_ops::ToDecimal(details::BigIntUnsafe::GetArrayView(*this));
-}
+inline std::string BigInt::ToString() const { return details::int_ops::ToStringFallback(*this); }
 
 /// BigInt cells are Int cells (inline) or BigInt objects; Bool converts to 0 or 1.
 template <>
@@ -719,33 +842,27 @@ struct TypeTraits<BigInt> : public TypeTraitsBase {
   }
 
 /// Sum.
-TVM_FFI_BIGINT_BINARY_OP_(operator+, ops::AddOverflow, ops::Add)
+TVM_FFI_BIGINT_BINARY_OP_(operator+, ops::AddOverflow, ops::AddFallback)
 /// Difference.
-TVM_FFI_BIGINT_BINARY_OP_(operator-, ops::SubOverflow, ops::Sub)
+TVM_FFI_BIGINT_BINARY_OP_(operator-, ops::SubOverflow, ops::SubFallback)
 /// Product.
-TVM_FFI_BIGINT_BINARY_OP_(operator*, ops::MulOverflow, ops::Mul)
+TVM_FFI_BIGINT_BINARY_OP_(operator*, ops::MulOverflow, ops::MulFallback)
 /// Quotient rounded toward zero; ZeroDivisionError for a zero divisor.
-TVM_FFI_BIGINT_BINARY_OP_(truncdiv, ops::TruncDivOverflow,
-                          [](auto x, auto y) { return ops::TruncDivMod(x, y).first; })
+TVM_FFI_BIGINT_BINARY_OP_(truncdiv, ops::TruncDivOverflow, ops::TruncDivFallback)
 /// Remainder of truncdiv (zero or the sign of a).
-TVM_FFI_BIGINT_BINARY_OP_(truncmod, ops::TruncModOverflow,
-                          [](auto x, auto y) { return ops::TruncDivMod(x, y).second; })
+TVM_FFI_BIGINT_BINARY_OP_(truncmod, ops::TruncModOverflow, ops::TruncModFallback)
 /// Quotient rounded down; ZeroDivisionError for a zero divisor.
-TVM_FFI_BIGINT_BINARY_OP_(floordiv, ops::FloorDivOverflow,
-                          [](auto x, auto y) { return ops::FloorDivMod(x, y).first; })
+TVM_FFI_BIGINT_BINARY_OP_(floordiv, ops::FloorDivOverflow, ops::FloorDivFallback)
 /// Remainder of floordiv (zero or the sign of b).
-TVM_FFI_BIGINT_BINARY_OP_(floormod, ops::FloorModOverflow,
-                          [](auto x, auto y) { return ops::FloorDivMod(x, y).second; })
+TVM_FFI_BIGINT_BINARY_OP_(floormod, ops::FloorModOverflow, ops::FloorModFallback)
 /// Same as truncdiv.
-TVM_FFI_BIGINT_BINARY_OP_(operator/, ops::TruncDivOverflow,
-                          [](auto x, auto y) { return ops::TruncDivMod(x, y).first; })
+TVM_FFI_BIGINT_BINARY_OP_(operator/, ops::TruncDivOverflow, ops::TruncDivFallback)
 /// Same as truncmod.
-TVM_FFI_BIGINT_BINARY_OP_(operator%, ops::TruncModOverflow,
-                          [](auto x, auto y) { return ops::TruncDivMod(x, y).second; })
+TVM_FFI_BIGINT_BINARY_OP_(operator%, ops::TruncModOverflow, ops::TruncModFallback)
 /// Left shift; ValueError for a negative count, OverflowError for an enormous one.
-TVM_FFI_BIGINT_BINARY_OP_(operator<<, ops::LeftShiftOverflow, ops::LeftShift)
+TVM_FFI_BIGINT_BINARY_OP_(operator<<, ops::LeftShiftOverflow, ops::LeftShiftFallback)
 /// Arithmetic right shift (rounds down); ValueError for a negative count.
-TVM_FFI_BIGINT_BINARY_OP_(operator>>, ops::RightShiftOverflow, ops::RightShift)
+TVM_FFI_BIGINT_BINARY_OP_(operator>>, ops::RightShiftOverflow, ops::RightShiftFallback)
 /// Bitwise and of the two's-complement forms.
 TVM_FFI_BIGINT_BINARY_OP_(
     operator&,
@@ -753,7 +870,7 @@ TVM_FFI_BIGINT_BINARY_OP_(
       *r = x & y;
       return false;
     },
-    [](auto x, auto y) { return ops::Bitwise(x, y, [](uint64_t p, uint64_t q) { return p & q; }); })
+    ops::AndFallback)
 /// Bitwise or of the two's-complement forms.
 TVM_FFI_BIGINT_BINARY_OP_(
     operator|,
@@ -761,7 +878,7 @@ TVM_FFI_BIGINT_BINARY_OP_(
       *r = x | y;
       return false;
     },
-    [](auto x, auto y) { return ops::Bitwise(x, y, [](uint64_t p, uint64_t q) { return p | q; }); })
+    ops::OrFallback)
 /// Bitwise exclusive or of the two's-complement forms.
 TVM_FFI_BIGINT_BINARY_OP_(
     operator^,
@@ -769,7 +886,7 @@ TVM_FFI_BIGINT_BINARY_OP_(
       *r = x ^ y;
       return false;
     },
-    [](auto x, auto y) { return ops::Bitwise(x, y, [](uint64_t p, uint64_t q) { return p ^ q; }); })
+    ops::XorFallback)
 /// The smaller operand.
 TVM_FFI_BIGINT_BINARY_OP_(
     min,
@@ -777,7 +894,7 @@ TVM_FFI_BIGINT_BINARY_OP_(
       *r = x < y ? x : y;
       return false;
     },
-    [](auto x, auto y) { return ops::Copy(ops::Compare(x, y) <= 0 ? x : y); })
+    ops::MinFallback)
 /// The larger operand.
 TVM_FFI_BIGINT_BINARY_OP_(
     max,
@@ -785,7 +902,7 @@ TVM_FFI_BIGINT_BINARY_OP_(
       *r = x < y ? y : x;
       return false;
     },
-    [](auto x, auto y) { return ops::Copy(ops::Compare(x, y) >= 0 ? x : y); })
+    ops::MaxFallback)
 #undef TVM_FFI_BIGINT_BINARY_OP_
 
 // Op is an operator token.  NOLINTBEGIN(bugprone-macro-parentheses)
@@ -799,8 +916,8 @@ TVM_FFI_BIGINT_BINARY_OP_(
     if (details::BigIntUnsafe::CheckInt64(x) && details::BigIntUnsafe::CheckInt64(y)) { \
       return details::BigIntUnsafe::GetInt64(x) Op details::BigIntUnsafe::GetInt64(y);  \
     }                                                                                   \
-    return ops::Compare(details::BigIntUnsafe::GetArrayView(x),                         \
-                        details::BigIntUnsafe::GetArrayView(y)) Op 0;                   \
+    return ops::CompareFallback(details::BigIntUnsafe::GetArrayView(x),                 \
+                                details::BigIntUnsafe::GetArrayView(y)) Op 0;           \
   }
 // NOLINTEND(bugprone-macro-parentheses)
 
@@ -820,14 +937,14 @@ inline BigInt operator-(const BigInt& value) {
     int64_t x = details::BigIntUnsafe::GetInt64(value);
     if (x != std::numeric_limits<int64_t>::min()) return BigInt(-x);
   }
-  return details::int_ops::Negate(details::BigIntUnsafe::GetArrayView(value));
+  return details::int_ops::NegateFallback(details::BigIntUnsafe::GetArrayView(value));
 }
 /// The bitwise complement, -value - 1.
 inline BigInt operator~(const BigInt& value) {
   if (details::BigIntUnsafe::CheckInt64(value)) {
     return BigInt(~details::BigIntUnsafe::GetInt64(value));
   }
-  return details::int_ops::Complement(details::BigIntUnsafe::GetArrayView(value));
+  return details::int_ops::ComplementFallback(details::BigIntUnsafe::GetArrayView(value));
 }
 
 inline BigInt& BigInt::operator+=(const BigInt& rhs) { return *this = *this + rhs; }

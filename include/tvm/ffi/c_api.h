@@ -50,10 +50,12 @@
 #endif
 #endif
 
+/* Marks a function without side effects whose result depends only on its arguments and
+   non-volatile memory (GCC/Clang pure). */
 #if defined(__GNUC__) || defined(__clang__)
-#define TVM_FFI_PURE_ATTR __attribute__((pure))
+#define TVM_FFI_ATTRIBUTE_PURE __attribute__((__pure__))
 #else
-#define TVM_FFI_PURE_ATTR
+#define TVM_FFI_ATTRIBUTE_PURE
 #endif
 
 /*! \brief Major version of the ABI; a change of the minor number in 0.X marks an ABI break. */
@@ -294,7 +296,7 @@ typedef struct {
  * \brief Payload of Array and List objects (at handle + 24).
  * \note data points to capacity owning cells, the first size of which are live.
  */
-typedef struct {
+typedef struct TVMFFISeqCell {
   void* data;
   int64_t size;
   int64_t capacity;
@@ -738,7 +740,7 @@ TVM_FFI_DLL int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key,
  * \brief The registry record of a type. Aborts on an unknown index.
  * \return Borrowed pointer, stable for the life of the process.
  */
-TVM_FFI_DLL const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index) TVM_FFI_PURE_ATTR;
+TVM_FFI_DLL TVM_FFI_ATTRIBUTE_PURE const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index);
 
 /*!
  * \brief Appends a field to a type; name, doc, metadata and default are copied.

@@ -1,78 +1,39 @@
 // SPDX-License-Identifier: Apache-2.0
 // delete_queue.h: bounds how deeply object deleters nest on one thread, so that freeing a long
 // chain of objects (each holding the last reference to the next) cannot overflow the stack.
+// The queue is per-thread state of the runtime (TVMFFIDeleteQueueRun, c_thread_api.h): code
+// compiled against these headers keeps no thread-local storage of its own.
 #ifndef TVM_FFI_DELETE_QUEUE_H_
 #define TVM_FFI_DELETE_QUEUE_H_
 
 #include <tvm/ffi/base_details.h>
 #include <tvm/ffi/c_api.h>
-
-#include <new>
-#include <vector>
+#include <tvm/ffi/c_thread_api.h>
 
 namespace tvm {
 namespace ffi {
 namespace details {
 
-/// The deleters running on this thread and the deletions postponed while too many were.
-/// Trivially destructible, so that objects freed by other thread-local destructors at thread
-/// exit can still use it.
+/// The deletions of the calling thread, kept by the runtime.
 class DeleteQueue {
  public:
   /// Runs a deletion: the deleter of `obj` with `flags`, and whatever must follow it.
-  using Runner = void (*)(TVMFFIObject* obj, int flags);
+  using Runner = TVMFFIObjectDeletionRunner;
 
-  /// Runs run(obj, flags) now, or, when kMaxDepth deletions are already running on this thread,
-  /// queues it; the outermost deletion runs the queued ones in a loop before it returns.
-  /// Out of line, so that the reference decrements that call it stay small.
-  TVM_FFI_NO_INLINE static void Run(TVMFFIObject* obj, int flags, Runner run) {
-    DeleteQueue* queue = ThisThread();
-    if (queue->depth_ >= kMaxDepth && queue->TryPush({obj, flags, run})) return;
-    ++queue->depth_;
-    run(obj, flags);
-    if (queue->depth_ == 1 && queue->pending_ != nullptr) queue->Drain();
-    --queue->depth_;
-  }
-
- private:
-  struct Pending {
-    TVMFFIObject* obj;
-    int flags;
-    Runner run;
-  };
-
-  /// Out of line: the thread-local address is looked up once per deletion, not per access.
-  TVM_FFI_NO_INLINE static DeleteQueue* ThisThread() {
-    static thread_local DeleteQueue queue;
-    return &queue;
-  }
-
-  /// Queues a deletion; false when out of memory (the caller then runs it in place).
-  bool TryPush(const Pending& pending) noexcept {
-    if (pending_ == nullptr) pending_ = new (std::nothrow) std::vector<Pending>();
-    if (pending_ == nullptr) return false;
-    try {
-      pending_->push_back(pending);
-    } catch (...) {
-      return false;
+  /// Runs run(obj, flags) now or, when enough deletions already run on this thread, queues it
+  /// for the outermost one. Always inlined: libraries built with earlier headers export an
+  /// out-of-line function of this name (running a queue of their own) to which the dynamic
+  /// linker may bind calls of other libraries, so these headers define none.
+  TVM_FFI_INLINE static void Run(TVMFFIObject* obj, int flags, Runner run) {
+#if TVM_FFI_THREAD_API_WEAK
+    // A runtime without the queue (Apache TVM FFI's): run it here, as that runtime's headers do.
+    if (TVMFFIDeleteQueueRun == nullptr) {
+      run(obj, flags);
+      return;
     }
-    return true;
+#endif
+    TVMFFIDeleteQueueRun(obj, flags, run);
   }
-
-  /// Runs the queued deletions, including those they queue in turn, then frees the queue.
-  void Drain() {
-    while (!pending_->empty()) {
-      Pending next = pending_->back();
-      pending_->pop_back();
-      next.run(next.obj, next.flags);
-    }
-    delete pending_;
-    pending_ = nullptr;
-  }
-
-  static constexpr int kMaxDepth = 64;
-  int depth_ = 0;
-  std::vector<Pending>* pending_ = nullptr;
 };
 
 }  // namespace details

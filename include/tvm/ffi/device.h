@@ -18,7 +18,7 @@ namespace ffi {
 namespace details {
 
 /// The device type of a device name, or nullopt for an unknown name.
-inline std::optional<DLDeviceType> DeviceTypeFromName(std::string_view name) {
+inline std::optional<DLDeviceType> TryParseDLDeviceType(std::string_view name) {
   struct Entry {
     std::string_view name;
     DLDeviceType type;
@@ -36,7 +36,7 @@ inline std::optional<DLDeviceType> DeviceTypeFromName(std::string_view name) {
 }
 
 /// A decimal device index no larger than INT32_MAX, or nullopt.
-inline std::optional<int32_t> ParseDeviceIndex(std::string_view digits) {
+inline std::optional<int32_t> TryParseDLDeviceIndex(std::string_view digits) {
   if (digits.empty()) return std::nullopt;
   int64_t value = 0;
   for (char c : digits) {
@@ -48,13 +48,13 @@ inline std::optional<int32_t> ParseDeviceIndex(std::string_view digits) {
 }
 
 /// Parses `name[:index]`; everything from the first space on is ignored.
-inline std::optional<DLDevice> ParseDeviceString(std::string_view text) {
+inline std::optional<DLDevice> TryStringViewToDLDevice(std::string_view text) {
   text = text.substr(0, text.find(' '));
   size_t colon = text.find(':');
-  std::optional<DLDeviceType> type = DeviceTypeFromName(text.substr(0, colon));
+  std::optional<DLDeviceType> type = TryParseDLDeviceType(text.substr(0, colon));
   if (!type.has_value()) return std::nullopt;
   if (colon == std::string_view::npos) return DLDevice{*type, 0};
-  std::optional<int32_t> index = ParseDeviceIndex(text.substr(colon + 1));
+  std::optional<int32_t> index = TryParseDLDeviceIndex(text.substr(colon + 1));
   if (!index.has_value()) return std::nullopt;
   return DLDevice{*type, *index};
 }
@@ -74,7 +74,7 @@ struct TypeTraits<DLDevice> : public PODTypeTraitsBase<DLDevice, TypeTraits<DLDe
     if (src->type_index == kIndex) return src->v_device;
     std::optional<TVMFFIByteArray> text = details::StringLikeView(src, false);
     if (!text.has_value()) return std::nullopt;
-    return details::ParseDeviceString(std::string_view(text->data, text->size));
+    return details::TryStringViewToDLDevice(std::string_view(text->data, text->size));
   }
   static std::string TypeStr() { return StaticTypeKey::kTVMFFIDevice; }
 };

@@ -41,6 +41,8 @@ class EnumStateObj : public Object {
 /// Reference to an EnumStateObj.
 class EnumState : public ObjectRef {
  public:
+  /// A reference to obj, which must not be null (0.1.13's nullable form had this constructor).
+  explicit EnumState(ObjectPtr<EnumStateObj> obj) : ObjectRef(std::move(obj)) {}
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(EnumState, ObjectRef, EnumStateObj);
 };
 
@@ -76,6 +78,8 @@ class EnumObj : public Object {
 /// Reference to an enum singleton.
 class Enum : public ObjectRef {
  public:
+  /// A reference to obj, which must not be null (0.1.13's nullable form had this constructor).
+  explicit Enum(ObjectPtr<EnumObj> obj) : ObjectRef(std::move(obj)) {}
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Enum, ObjectRef, EnumObj);
 };
 
@@ -88,6 +92,8 @@ class IntEnumObj : public EnumObj {
 /// Reference to an IntEnumObj singleton.
 class IntEnum : public Enum {
  public:
+  /// A reference to obj, which must not be null (0.1.13's nullable form had this constructor).
+  explicit IntEnum(ObjectPtr<IntEnumObj> obj) : Enum(std::move(obj)) {}
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(IntEnum, Enum, IntEnumObj);
 };
 
@@ -100,6 +106,8 @@ class StrEnumObj : public EnumObj {
 /// Reference to a StrEnumObj singleton.
 class StrEnum : public Enum {
  public:
+  /// A reference to obj, which must not be null (0.1.13's nullable form had this constructor).
+  explicit StrEnum(ObjectPtr<StrEnumObj> obj) : Enum(std::move(obj)) {}
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(StrEnum, Enum, StrEnumObj);
 };
 

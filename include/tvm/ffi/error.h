@@ -19,6 +19,16 @@
 #include <utility>
 #include <vector>
 
+/// Build switches of the runtime, 1 unless set: backtraces carry source file and line where the
+/// runtime can symbolize them (libdw here, libbacktrace in Apache's build)...
+#ifndef TVM_FFI_USE_LIBBACKTRACE
+#define TVM_FFI_USE_LIBBACKTRACE 1
+#endif
+/// ...and the runtime prints a backtrace on SIGSEGV (src/ffi/segfault_backtrace.cc).
+#ifndef TVM_FFI_BACKTRACE_ON_SEGFAULT
+#define TVM_FFI_BACKTRACE_ON_SEGFAULT 1
+#endif
+
 /// When 1, every TVM_FFI_THROW prints the full message to stderr before throwing.
 #ifndef TVM_FFI_ALWAYS_LOG_BEFORE_THROW
 #define TVM_FFI_ALWAYS_LOG_BEFORE_THROW 0
@@ -27,9 +37,19 @@
 namespace tvm {
 namespace ffi {
 
-/// The error object: header + TVMFFIErrorCell (index 67, key ffi.Error).
+/// The error object: header + TVMFFIErrorCell (index 67, key ffi.Error). It owns one reference
+/// to each of its non-null cause_chain and extra_context.
 class ErrorObj : public Object, public TVMFFIErrorCell {
  public:
+  ErrorObj() {
+    this->cause_chain = nullptr;
+    this->extra_context = nullptr;
+  }
+  ~ErrorObj() {
+    details::ObjectUnsafe::DecRefObjectHandle(this->cause_chain);
+    details::ObjectUnsafe::DecRefObjectHandle(this->extra_context);
+  }
+
   static constexpr const int32_t _type_index = TypeIndex::kTVMFFIError;
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIError, ErrorObj, Object);
 };
@@ -39,8 +59,8 @@ namespace details {
 /// An ErrorObj owning its strings; the kind of error every C++ library creates.
 class ErrorObjFromStd : public ErrorObj {
  public:
-  ErrorObjFromStd(std::string kind, std::string message, std::string backtrace,
-                  TVMFFIObjectHandle cause_chain, TVMFFIObjectHandle extra_context)
+  /// An error without cause or extra context.
+  ErrorObjFromStd(std::string kind, std::string message, std::string backtrace)
       : kind_data_(std::move(kind)),
         message_data_(std::move(message)),
         backtrace_data_(std::move(backtrace)) {
@@ -48,14 +68,15 @@ class ErrorObjFromStd : public ErrorObj {
     this->message = TVMFFIByteArray{message_data_.data(), message_data_.size()};
     this->backtrace = TVMFFIByteArray{backtrace_data_.data(), backtrace_data_.size()};
     this->update_backtrace = UpdateBacktrace;
+  }
+  /// An error that takes a new reference to each of the (nullable) cause and extra context.
+  ErrorObjFromStd(std::string kind, std::string message, std::string backtrace,
+                  TVMFFIObjectHandle cause_chain, TVMFFIObjectHandle extra_context)
+      : ErrorObjFromStd(std::move(kind), std::move(message), std::move(backtrace)) {
     ObjectUnsafe::IncRefObjectHandle(cause_chain);
     ObjectUnsafe::IncRefObjectHandle(extra_context);
     this->cause_chain = cause_chain;
     this->extra_context = extra_context;
-  }
-  ~ErrorObjFromStd() {
-    ObjectUnsafe::DecRefObjectHandle(this->cause_chain);
-    ObjectUnsafe::DecRefObjectHandle(this->extra_context);
   }
 
  private:
@@ -173,52 +194,76 @@ inline void SetSafeCallRaised(const Error& err) {
   throw error;
 }
 
-/// Collects a streamed message and throws it as an Error when destroyed.
+/// Collects a streamed message and, when destroyed, throws it as an Error of the given kind,
+/// backtrace, cause and extra context (printing it first when log_before_throw is set).
 class ErrorBuilder {
  public:
-  TVM_FFI_COLD_CODE ErrorBuilder(const char* kind, const TVMFFIByteArray* backtrace,
-                                 bool log_before_throw)
-      : kind_(kind),
-        backtrace_(backtrace->data, backtrace->size),
+  TVM_FFI_COLD_CODE explicit ErrorBuilder(std::string kind, std::string backtrace,
+                                          bool log_before_throw)
+      : kind_(std::move(kind)),
+        backtrace_(std::move(backtrace)),
         log_before_throw_(log_before_throw) {}
+  TVM_FFI_COLD_CODE explicit ErrorBuilder(std::string kind, const TVMFFIByteArray* backtrace,
+                                          bool log_before_throw)
+      : ErrorBuilder(std::move(kind), ByteArrayToString(*backtrace), log_before_throw) {}
+  TVM_FFI_COLD_CODE explicit ErrorBuilder(std::string kind, const TVMFFIByteArray* backtrace,
+                                          bool log_before_throw, std::optional<Error> cause_chain,
+                                          std::optional<ObjectRef> extra_context)
+      : ErrorBuilder(std::move(kind), backtrace, log_before_throw) {
+    cause_chain_ = std::move(cause_chain);
+    extra_context_ = std::move(extra_context);
+  }
   // Throwing the built error is this destructor's job.  NOLINTNEXTLINE(bugprone-unsafe-*)
-  TVM_FFI_COLD_CODE ~ErrorBuilder() noexcept(false) {
-    Error error(kind_, stream_.str(), backtrace_);
+  [[noreturn]] TVM_FFI_COLD_CODE ~ErrorBuilder() noexcept(false) {
+    Error error(std::move(kind_), stream_.str(), std::move(backtrace_), std::move(cause_chain_),
+                std::move(extra_context_));
     if (log_before_throw_) std::fprintf(stderr, "%s", error.FullMessage().c_str());
     throw error;
   }
+  /// The stream the message is written to.
   std::ostringstream& stream() { return stream_; }
 
- private:
+ protected:
   std::string kind_;
+  std::ostringstream stream_;
   std::string backtrace_;
   bool log_before_throw_;
-  std::ostringstream stream_;
+  std::optional<Error> cause_chain_;
+  std::optional<ObjectRef> extra_context_;
 };
 
-#define TVM_FFI_DEFINE_LOG_CHECK_(Name, Op)                                    \
-  template <typename X, typename Y>                                            \
-  inline std::unique_ptr<std::string> LogCheck##Name(const X& x, const Y& y) { \
-    if (x Op y) return nullptr;                                                \
-    std::ostringstream os;                                                     \
-    os << " (" << x << " vs. " << y << ") ";                                   \
-    return std::make_unique<std::string>(os.str());                            \
+/// The " (x vs. y) " text of a failed binary check.
+template <typename X, typename Y>
+TVM_FFI_INLINE std::unique_ptr<std::string> LogCheckFormat(const X& x, const Y& y) {
+  std::ostringstream os;
+  os << " (" << x << " vs. " << y << ") ";
+  return std::make_unique<std::string>(os.str());
+}
+
+/// Defines LogCheck<name>(x, y): null when `x op y` holds, else the LogCheckFormat text.
+#define TVM_FFI_CHECK_FUNC(name, op)                                                   \
+  template <typename X, typename Y>                                                    \
+  TVM_FFI_INLINE std::unique_ptr<std::string> LogCheck##name(const X& x, const Y& y) { \
+    if (x op y) return nullptr;                                                        \
+    return LogCheckFormat(x, y);                                                       \
+  }                                                                                    \
+  TVM_FFI_INLINE std::unique_ptr<std::string> LogCheck##name(int x, int y) {           \
+    return LogCheck##name<int, int>(x, y);                                             \
   }
 
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #endif
-TVM_FFI_DEFINE_LOG_CHECK_(_LT, <)
-TVM_FFI_DEFINE_LOG_CHECK_(_GT, >)
-TVM_FFI_DEFINE_LOG_CHECK_(_LE, <=)
-TVM_FFI_DEFINE_LOG_CHECK_(_GE, >=)
-TVM_FFI_DEFINE_LOG_CHECK_(_EQ, ==)
-TVM_FFI_DEFINE_LOG_CHECK_(_NE, !=)
+TVM_FFI_CHECK_FUNC(_LT, <)
+TVM_FFI_CHECK_FUNC(_GT, >)
+TVM_FFI_CHECK_FUNC(_LE, <=)
+TVM_FFI_CHECK_FUNC(_GE, >=)
+TVM_FFI_CHECK_FUNC(_EQ, ==)
+TVM_FFI_CHECK_FUNC(_NE, !=)
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
-#undef TVM_FFI_DEFINE_LOG_CHECK_
 
 }  // namespace details
 }  // namespace ffi
@@ -241,16 +286,17 @@ TVM_FFI_DEFINE_LOG_CHECK_(_NE, !=)
 #define TVM_FFI_CHECK(cond, ErrorKind) \
   if (!(cond)) TVM_FFI_THROW(ErrorKind) << "Check failed: (" #cond ") is false: "
 
-#define TVM_FFI_CHECK_BINARY_OP_(Name, Op, x, y, ErrorKind)                 \
-  if (auto __tvm_ffi_check_msg = ::tvm::ffi::details::LogCheck##Name(x, y)) \
-  TVM_FFI_THROW(ErrorKind) << "Check failed: " #x " " #Op " " #y << *__tvm_ffi_check_msg << ": "
+/// Throws ErrorKind with " (x vs. y) " unless `x op y` (name: _LT, _EQ, ... of TVM_FFI_CHECK_FUNC).
+#define TVM_FFI_CHECK_BINARY_OP(name, op, x, y, ErrorKind)                  \
+  if (auto __tvm_ffi_check_msg = ::tvm::ffi::details::LogCheck##name(x, y)) \
+  TVM_FFI_THROW(ErrorKind) << "Check failed: " #x " " #op " " #y << *__tvm_ffi_check_msg << ": "
 
-#define TVM_FFI_CHECK_LT(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP_(_LT, <, x, y, ErrorKind)
-#define TVM_FFI_CHECK_GT(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP_(_GT, >, x, y, ErrorKind)
-#define TVM_FFI_CHECK_LE(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP_(_LE, <=, x, y, ErrorKind)
-#define TVM_FFI_CHECK_GE(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP_(_GE, >=, x, y, ErrorKind)
-#define TVM_FFI_CHECK_EQ(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP_(_EQ, ==, x, y, ErrorKind)
-#define TVM_FFI_CHECK_NE(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP_(_NE, !=, x, y, ErrorKind)
+#define TVM_FFI_CHECK_LT(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP(_LT, <, x, y, ErrorKind)
+#define TVM_FFI_CHECK_GT(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP(_GT, >, x, y, ErrorKind)
+#define TVM_FFI_CHECK_LE(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP(_LE, <=, x, y, ErrorKind)
+#define TVM_FFI_CHECK_GE(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP(_GE, >=, x, y, ErrorKind)
+#define TVM_FFI_CHECK_EQ(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP(_EQ, ==, x, y, ErrorKind)
+#define TVM_FFI_CHECK_NE(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP(_NE, !=, x, y, ErrorKind)
 /// Yields x, throwing ErrorKind when it is null.
 #define TVM_FFI_CHECK_NOTNULL(x, ErrorKind) \
   ((x) == nullptr ? (TVM_FFI_THROW(ErrorKind) << "Check not null: " #x " ", (x)) : (x))

@@ -26,6 +26,23 @@
 
 namespace tvm {
 namespace ffi {
+namespace details {
+
+/// The callback of PackedArgs::Fill: stores a view of each value at its index of args.
+class PackedArgsSetter {
+ public:
+  explicit PackedArgsSetter(AnyView* args) : args_(args) {}
+  /// args[i] = a view of value (the caller keeps value alive).
+  template <typename T>
+  TVM_FFI_INLINE void operator()(size_t i, T&& value) const {
+    args_[i] = AnyView(std::forward<T>(value));
+  }
+
+ private:
+  AnyView* args_;
+};
+
+}  // namespace details
 
 /// A borrowed run of packed arguments.
 class PackedArgs {
@@ -42,8 +59,7 @@ class PackedArgs {
   /// Writes views of args into data (the caller keeps args alive).
   template <typename... Args>
   static void Fill(AnyView* data, Args&&... args) {
-    details::for_each([&](size_t i, auto&& value) { data[i] = AnyView(value); },
-                      std::forward<Args>(args)...);
+    details::for_each(details::PackedArgsSetter(data), std::forward<Args>(args)...);
   }
 
  private:
@@ -144,11 +160,21 @@ inline constexpr bool is_packed_args_v = std::is_invocable_r_v<void, TCallable, 
 template <typename TCallable>
 class FunctionObjImpl : public FunctionObj {
  public:
-  explicit FunctionObjImpl(TCallable callable) : callable_(std::move(callable)) {
+  static_assert(std::is_same_v<TCallable, std::remove_cv_t<std::remove_reference_t<TCallable>>>,
+                "FunctionObjImpl holds its callable by value");
+  using TSelf = FunctionObjImpl<TCallable>;
+
+  /// Constructs the callable in place from args.
+  template <typename... Args>
+  explicit FunctionObjImpl(Args&&... args) : callable_(std::forward<Args>(args)...) {
     this->safe_call = TVMFFISafeCallBoundary;
     this->cpp_call = nullptr;
   }
-  TCallable* callable() { return &callable_; }
+  FunctionObjImpl(const FunctionObjImpl&) = delete;
+  FunctionObjImpl& operator=(const FunctionObjImpl&) = delete;
+
+  /// The wrapped callable.
+  TCallable* GetCallable() { return &callable_; }
 
  private:
   static int TVMFFISafeCallBoundary(void* handle, const TVMFFIAny* args, int32_t num_args,
@@ -164,6 +190,42 @@ class FunctionObjImpl : public FunctionObj {
     });
   }
   TCallable callable_;
+};
+
+/// A function object around a C safe-call that needs no state (self is null).
+class ExternCFunctionObjNullHandleImpl : public FunctionObj {
+ public:
+  explicit ExternCFunctionObjNullHandleImpl(TVMFFISafeCallType safe_call) {
+    this->safe_call = safe_call;
+    this->cpp_call = nullptr;
+  }
+};
+
+/// A function object around a C safe-call and its state: calls pass self to safe_call, and
+/// deleter (if any) releases self when the object dies.
+class ExternCFunctionObjImpl : public FunctionObj {
+ public:
+  ExternCFunctionObjImpl(void* self, TVMFFISafeCallType safe_call, void (*deleter)(void* self))
+      : self_(self), extern_safe_call_(safe_call), deleter_(deleter) {
+    this->safe_call = CallWithSelf;
+    this->cpp_call = nullptr;
+  }
+  ExternCFunctionObjImpl(const ExternCFunctionObjImpl&) = delete;
+  ExternCFunctionObjImpl& operator=(const ExternCFunctionObjImpl&) = delete;
+  ~ExternCFunctionObjImpl() {
+    if (deleter_ != nullptr) deleter_(self_);
+  }
+
+ private:
+  static int CallWithSelf(void* handle, const TVMFFIAny* args, int32_t num_args,
+                          TVMFFIAny* result) {
+    auto* obj = static_cast<ExternCFunctionObjImpl*>(ObjectUnsafe::FromHandle(handle));
+    return obj->extern_safe_call_(obj->self_, args, num_args, result);
+  }
+
+  void* self_;
+  TVMFFISafeCallType extern_safe_call_;
+  void (*deleter_)(void* self);
 };
 
 }  // namespace details
@@ -186,7 +248,7 @@ class Function : public ObjectRef {
     if constexpr (details::is_packed_raw_v<TCallable>) {
       return FromObject(make_object<details::FunctionObjImpl<TCallable>>(std::move(packed_call)));
     } else {
-      auto adapter = [f = std::move(packed_call)](const AnyView* args, int32_t n, Any* rv) {
+      auto adapter = [f = std::move(packed_call)](const AnyView* args, int32_t n, Any* rv) mutable {
         f(PackedArgs(args, n), rv);
       };
       return FromObject(
@@ -196,9 +258,8 @@ class Function : public ObjectRef {
   /// Builds the callable inside the function object and returns a pointer to it too.
   template <typename TCallable, typename... Args>
   static std::tuple<Function, TCallable*> FromPackedInplace(Args&&... args) {
-    auto obj =
-        make_object<details::FunctionObjImpl<TCallable>>(TCallable(std::forward<Args>(args)...));
-    TCallable* callable = obj->callable();
+    auto obj = make_object<details::FunctionObjImpl<TCallable>>(std::forward<Args>(args)...);
+    TCallable* callable = obj->GetCallable();
     return {FromObject(std::move(obj)), callable};
   }
   /// A function from a typed callable; arguments are checked and converted.
@@ -303,6 +364,9 @@ class Function : public ObjectRef {
   bool operator!=(std::nullptr_t) const { return data_ != nullptr; }
 
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NULLABLE(Function, ObjectRef, FunctionObj);
+
+  /// Declared for source compatibility with 0.1.13 (never defined there either).
+  class Registry;
 
  private:
   /// Calls with the arguments packed as views (none of them builds an object when viewed).

@@ -18,22 +18,6 @@ class Expected;
 
 namespace details {
 
-/// A function returning a typed signature string such as "(0: int) -> int".
-using FGetFuncSignature = std::string (*)();
-
-/// Whether T (by value, const T& or T&&) may be a typed function parameter.
-template <typename T>
-inline constexpr bool ArgSupported =
-    (!std::is_reference_v<T> ||
-     (std::is_lvalue_reference_v<T> && std::is_const_v<std::remove_reference_t<T>>) ||
-     (std::is_rvalue_reference_v<T> && !std::is_const_v<std::remove_reference_t<T>>)) &&
-    is_param_type_v<std::remove_const_t<std::remove_reference_t<T>>>;
-
-/// Whether T may be the return type of a typed function.
-template <typename T>
-inline constexpr bool RetSupported =
-    std::is_void_v<T> || std::is_same_v<T, Any> || TypeTraits<T>::convert_enabled;
-
 /// Signature facts of R(Args...) (the wheel's name for FunctionSignature).
 template <typename R, typename... Args>
 using FuncFunctorImpl = FunctionSignature<R, Args...>;

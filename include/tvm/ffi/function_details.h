@@ -8,6 +8,8 @@
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/type_traits.h>
 
+#include <optional>
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -23,19 +25,54 @@ template <typename T>
 inline constexpr bool is_param_type_v =
     std::is_same_v<T, Any> || std::is_same_v<T, AnyView> || TypeTraits<T>::convert_enabled;
 
+/// Whether T (by value, const T& or T&&) may be a typed function parameter.
+template <typename T>
+inline constexpr bool ArgSupported =
+    (!std::is_reference_v<T> ||
+     (std::is_lvalue_reference_v<T> && std::is_const_v<std::remove_reference_t<T>>) ||
+     (std::is_rvalue_reference_v<T> && !std::is_const_v<std::remove_reference_t<T>>)) &&
+    is_param_type_v<std::remove_const_t<std::remove_reference_t<T>>>;
+
+/// Whether T may be the return type of a typed function.
+template <typename T>
+inline constexpr bool RetSupported =
+    std::is_void_v<T> || std::is_same_v<T, Any> || TypeTraits<T>::convert_enabled;
+
+/// A function returning a typed signature string such as "(0: int) -> int".
+using FGetFuncSignature = std::string (*)();
+
+/// Writes the "0: int, 1: str" parameter list of the tuple ArgType.
+template <typename ArgType>
+struct Arg2Str {
+  /// Writes entry i, preceded by ", " unless it is the first.
+  template <size_t i>
+  TVM_FFI_INLINE static void Apply(std::ostream& os) {
+    if constexpr (i != 0) os << ", ";
+    os << i << ": " << Type2Str<std::decay_t<std::tuple_element_t<i, ArgType>>>::v();
+  }
+  /// Writes the entries I... in order.
+  template <size_t... I>
+  TVM_FFI_INLINE static void Run(std::ostream& os, std::index_sequence<I...>) {
+    (Apply<I>(os), ...);
+  }
+};
+
 /// Signature facts of R(Args...).
 template <typename R, typename... Args>
 struct FunctionSignature {
+  using FType = R(Args...);
   using RetType = R;
   using ArgType = std::tuple<Args...>;
   static constexpr size_t num_args = sizeof...(Args);
+  /// Whether every parameter and the result can be converted in a typed call.
+  static constexpr bool unpacked_supported = (ArgSupported<Args> && ...) && RetSupported<R>;
 
   /// "(0: int, 1: str) -> int".
   static std::string Sig() {
+    (CheckParam<Args>(), ...);
     std::ostringstream os;
     os << "(";
-    size_t index = 0;
-    ((os << (index == 0 ? "" : ", ") << index << ": " << ArgStr<Args>(), ++index), ...);
+    Arg2Str<ArgType>::Run(os, std::index_sequence_for<Args...>{});
     os << ") -> " << Type2Str<std::decay_t<R>>::v();
     return os.str();
   }
@@ -49,12 +86,11 @@ struct FunctionSignature {
 
  private:
   template <typename A>
-  static std::string ArgStr() {
+  static void CheckParam() {
     static_assert(!std::is_lvalue_reference_v<A> || std::is_const_v<std::remove_reference_t<A>>,
                   "Typed function parameters cannot be mutable lvalue references");
-    using T = std::decay_t<A>;
-    static_assert(is_param_type_v<T>, "Typed function parameter type is not convertible");
-    return Type2Str<T>::v();
+    static_assert(is_param_type_v<std::decay_t<A>>,
+                  "Typed function parameter type is not convertible");
   }
 };
 
@@ -68,17 +104,33 @@ struct FunctionInfo<R (*)(Args...)> : public FunctionSignature<R, Args...> {};
 template <typename R, typename... Args>
 struct FunctionInfo<R (&)(Args...)> : public FunctionSignature<R, Args...> {};
 
+/// The signature of a member function, without its class (used for operator()).
 template <typename T>
-struct MemberFunctionInfo;
+struct FunctionInfoHelper;
 template <typename C, typename R, typename... Args>
-struct MemberFunctionInfo<R (C::*)(Args...)> : public FunctionSignature<R, Args...> {};
+struct FunctionInfoHelper<R (C::*)(Args...)> : public FunctionSignature<R, Args...> {};
 template <typename C, typename R, typename... Args>
-struct MemberFunctionInfo<R (C::*)(Args...) const> : public FunctionSignature<R, Args...> {};
+struct FunctionInfoHelper<R (C::*)(Args...) const> : public FunctionSignature<R, Args...> {};
 
 /// Lambdas and functors: the signature of their (single, non-template) operator().
 template <typename F>
 struct FunctionInfo<F, std::void_t<decltype(&std::decay_t<F>::operator())>>
-    : public MemberFunctionInfo<decltype(&std::decay_t<F>::operator())> {};
+    : public FunctionInfoHelper<decltype(&std::decay_t<F>::operator())> {};
+
+/// Methods of an object class: the object pointer is the first parameter.
+template <typename C, typename R, typename... Args>
+struct FunctionInfo<R (C::*)(Args...), std::enable_if_t<std::is_base_of_v<Object, C>>>
+    : public FunctionSignature<R, C*, Args...> {};
+template <typename C, typename R, typename... Args>
+struct FunctionInfo<R (C::*)(Args...) const, std::enable_if_t<std::is_base_of_v<Object, C>>>
+    : public FunctionSignature<R, const C*, Args...> {};
+/// Methods of a reference class: the reference is the first parameter.
+template <typename C, typename R, typename... Args>
+struct FunctionInfo<R (C::*)(Args...), std::enable_if_t<std::is_base_of_v<ObjectRef, C>>>
+    : public FunctionSignature<R, C, Args...> {};
+template <typename C, typename R, typename... Args>
+struct FunctionInfo<R (C::*)(Args...) const, std::enable_if_t<std::is_base_of_v<ObjectRef, C>>>
+    : public FunctionSignature<R, const C, Args...> {};
 
 /// Throws the arity mismatch TypeError.
 template <typename Info>
@@ -90,33 +142,59 @@ template <typename Info>
   TVM_FFI_UNREACHABLE();
 }
 
-/// Throws the argument type mismatch TypeError.
-template <typename Info, typename T>
+/// Throws the TypeError for argument #index (cell) that is not a T; name and f_sig (both
+/// nullable) name the function in the message.
+template <typename T>
 [[noreturn]] TVM_FFI_NO_INLINE TVM_FFI_COLD_CODE void ThrowArgMismatch(const std::string* name,
-                                                                       size_t index,
+                                                                       FGetFuncSignature f_sig,
+                                                                       int32_t index,
                                                                        const TVMFFIAny* cell) {
   TVM_FFI_THROW(TypeError) << "Mismatched type on argument #" << index << " when calling: `"
-                           << (name ? *name : std::string()) << Info::Sig() << "`. Expected `"
-                           << Type2Str<T>::v() << "` but got `"
+                           << (name ? *name : std::string()) << (f_sig ? f_sig() : std::string())
+                           << "`. Expected `" << Type2Str<T>::v() << "` but got `"
                            << TypeTraits<T>::GetMismatchTypeInfo(cell) << "`";
   TVM_FFI_UNREACHABLE();
 }
+
+/// Argument #arg_index of a packed call, converting to Type (without const and reference) on
+/// use; a mismatch is a TypeError naming the function (optional_name, f_sig; both nullable).
+template <typename Type>
+class ArgValueWithContext {
+ public:
+  using TypeWithoutCR = std::remove_const_t<std::remove_reference_t<Type>>;
+
+  TVM_FFI_INLINE ArgValueWithContext(const AnyView* args, int32_t arg_index,
+                                     const std::string* optional_name, FGetFuncSignature f_sig)
+      : args_(args), arg_index_(arg_index), optional_name_(optional_name), f_sig_(f_sig) {}
+
+  /// The converted argument.
+  TVM_FFI_INLINE operator TypeWithoutCR() {  // NOLINT(google-explicit-constructor)
+    if constexpr (std::is_same_v<TypeWithoutCR, AnyView>) {
+      return args_[arg_index_];
+    } else if constexpr (std::is_same_v<TypeWithoutCR, Any>) {
+      return Any(args_[arg_index_]);
+    } else {
+      const TVMFFIAny* cell = reinterpret_cast<const TVMFFIAny*>(args_ + arg_index_);
+      std::optional<TypeWithoutCR> value = TypeTraits<TypeWithoutCR>::TryCastFromAnyView(cell);
+      if (TVM_FFI_PREDICT_FALSE(!value.has_value())) {
+        ThrowArgMismatch<TypeWithoutCR>(optional_name_, f_sig_, arg_index_, cell);
+      }
+      return *std::move(value);
+    }
+  }
+
+ private:
+  const AnyView* args_;
+  int32_t arg_index_;
+  const std::string* optional_name_;
+  FGetFuncSignature f_sig_;
+};
 
 /// Converts argument #index to parameter type A.
 template <typename Info, typename A>
 TVM_FFI_INLINE std::decay_t<A> ConvertArg(const AnyView* args, size_t index,
                                           const std::string* name) {
-  using T = std::decay_t<A>;
-  if constexpr (std::is_same_v<T, AnyView>) {
-    return args[index];
-  } else if constexpr (std::is_same_v<T, Any>) {
-    return Any(args[index]);
-  } else {
-    const TVMFFIAny* cell = reinterpret_cast<const TVMFFIAny*>(args + index);
-    std::optional<T> value = TypeTraits<T>::TryCastFromAnyView(cell);
-    if (TVM_FFI_PREDICT_FALSE(!value.has_value())) ThrowArgMismatch<Info, T>(name, index, cell);
-    return *std::move(value);
-  }
+  return ArgValueWithContext<A>(args, static_cast<int32_t>(index), name, &Info::Sig);
 }
 
 template <typename R, typename Info, typename F, typename... Args, size_t... I>

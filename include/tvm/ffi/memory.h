@@ -41,6 +41,12 @@ inline void* AllocateStorage(size_t size, size_t align) {
 
 inline void FreeStorage(void* ptr) { std::free(ptr); }
 
+/// size bytes aligned to align (a power of two); std::bad_alloc when out of memory. Release the
+/// block with AlignedFree.
+inline void* AlignedAlloc(size_t size, size_t align) { return AllocateStorage(size, align); }
+/// Releases a block of AlignedAlloc.
+inline void AlignedFree(void* data) noexcept { FreeStorage(data); }
+
 /// header + count * elem_size bytes; throws std::bad_alloc when count is negative or the size
 /// does not fit in size_t (a huge requested count must not wrap around to a small buffer).
 inline size_t CheckedAllocationSize(int64_t count, size_t elem_size, size_t header = 0) {

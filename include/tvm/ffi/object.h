@@ -25,6 +25,14 @@ using TypeInfo = TVMFFITypeInfo;
 struct UnsafeInit {};
 
 namespace details {
+/// The words of TVMFFIObject::combined_ref_count (docs/abi.md, 'Reference counting'): the strong
+/// count in the low 32 bits, the weak count (strong references together hold one) above it.
+inline constexpr uint64_t kCombinedRefCountStrongOne = 1;
+inline constexpr uint64_t kCombinedRefCountWeakOne = uint64_t{1} << 32;
+inline constexpr uint64_t kCombinedRefCountBothOne =
+    kCombinedRefCountWeakOne | kCombinedRefCountStrongOne;
+inline constexpr uint64_t kCombinedRefCountMaskUInt32 = kCombinedRefCountWeakOne - 1;
+
 #ifdef TVM_FFI_THREAD_SANITIZER
 // ThreadSanitizer does not model fences, so under it each decrement acquires by itself.
 inline constexpr std::memory_order kDecRefOrder = std::memory_order_acq_rel;
@@ -115,8 +123,10 @@ class Object {
   uint64_t use_count() const {
     return AtomicRefCount().load(std::memory_order_relaxed) & kStrongMask;
   }
-  /// Whether exactly one strong reference exists.
-  bool unique() const { return use_count() == 1; }
+  /// Whether this is the only reference of any kind: one strong reference and no weak ones.
+  bool unique() const {
+    return AtomicRefCount().load(std::memory_order_relaxed) == details::kCombinedRefCountBothOne;
+  }
 
   static constexpr const char* _type_key = StaticTypeKey::kTVMFFIObject;
   static constexpr bool _type_final = false;
@@ -126,13 +136,15 @@ class Object {
   static constexpr int32_t _type_depth = 0;
   static constexpr int32_t _type_index = TypeIndex::kTVMFFIObject;
   static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindUnsupported;
+  /// Set to true to make every subclass keep this class's `_type_s_eq_hash_kind`.
+  static constexpr bool _type_s_eq_hash_subclass_kind_fixed = false;
   static int32_t RuntimeTypeIndex() { return TypeIndex::kTVMFFIObject; }
   static int32_t _GetOrAllocRuntimeTypeIndex() { return TypeIndex::kTVMFFIObject; }
 
  protected:
-  static constexpr uint64_t kStrongMask = 0xFFFFFFFFULL;
-  static constexpr uint64_t kWeakOne = 1ULL << 32;
-  static constexpr uint64_t kBothOne = kWeakOne | 1ULL;
+  static constexpr uint64_t kStrongMask = details::kCombinedRefCountMaskUInt32;
+  static constexpr uint64_t kWeakOne = details::kCombinedRefCountWeakOne;
+  static constexpr uint64_t kBothOne = details::kCombinedRefCountBothOne;
 
   std::atomic<uint64_t>& AtomicRefCount() const {
     return *reinterpret_cast<std::atomic<uint64_t>*>(
@@ -220,7 +232,7 @@ class ObjectPtr {
     }
   }
   int use_count() const { return data_ != nullptr ? static_cast<int>(data_->use_count()) : 0; }
-  bool unique() const { return data_ != nullptr && data_->use_count() == 1; }
+  bool unique() const { return data_ != nullptr && data_->unique(); }
   bool operator==(const ObjectPtr& other) const { return data_ == other.data_; }
   bool operator!=(const ObjectPtr& other) const { return data_ != other.data_; }
   bool operator==(std::nullptr_t) const { return data_ == nullptr; }
@@ -240,7 +252,6 @@ class ObjectPtr {
   friend struct details::ObjectUnsafe;
 };
 
-/// A weak pointer: keeps the storage alive, not the contents; lock() gives a strong pointer.
 /// A non-null owning pointer to an object (made by make_arc): an ObjectPtr whose public API
 /// cannot make a null one. Only a moved-from Arc, or one made with UnsafeInit, is null, and must
 /// be assigned before use.
@@ -276,22 +287,34 @@ class Arc : public ObjectPtr<T> {
   friend struct details::ObjectUnsafe;
 };
 
+/// A weak pointer: keeps the storage alive, not the contents; lock() gives a strong pointer.
 template <typename T>
 class WeakObjectPtr {
  public:
   WeakObjectPtr() = default;
-  WeakObjectPtr(const ObjectPtr<T>& ptr) : data_(ptr.data_) {  // NOLINT(*)
-    if (data_ != nullptr) data_->IncWeakRef();
-  }
-  WeakObjectPtr(const WeakObjectPtr& other) : data_(other.data_) {
-    if (data_ != nullptr) data_->IncWeakRef();
-  }
+  WeakObjectPtr(std::nullptr_t) {}                                      // NOLINT(*)
+  WeakObjectPtr(const ObjectPtr<T>& ptr) : WeakObjectPtr(ptr.data_) {}  // NOLINT(*)
+  /// A weak pointer to the object of a pointer to a derived class.
+  template <typename U, typename = std::enable_if_t<std::is_base_of_v<T, U>>>
+  WeakObjectPtr(const ObjectPtr<U>& ptr) : WeakObjectPtr(ptr.data_) {}  // NOLINT(*)
+  WeakObjectPtr(const WeakObjectPtr& other) : WeakObjectPtr(other.data_) {}
+  template <typename U, typename = std::enable_if_t<std::is_base_of_v<T, U>>>
+  WeakObjectPtr(const WeakObjectPtr<U>& other) : WeakObjectPtr(other.data_) {}  // NOLINT(*)
   WeakObjectPtr(WeakObjectPtr&& other) noexcept : data_(other.data_) { other.data_ = nullptr; }
-  WeakObjectPtr& operator=(WeakObjectPtr other) noexcept {
-    std::swap(data_, other.data_);
+  template <typename U, typename = std::enable_if_t<std::is_base_of_v<T, U>>>
+  WeakObjectPtr(WeakObjectPtr<U>&& other) noexcept : data_(other.data_) {  // NOLINT(*)
+    other.data_ = nullptr;
+  }
+  WeakObjectPtr& operator=(const WeakObjectPtr& other) {
+    WeakObjectPtr(other).swap(*this);
+    return *this;
+  }
+  WeakObjectPtr& operator=(WeakObjectPtr&& other) noexcept {
+    WeakObjectPtr(std::move(other)).swap(*this);
     return *this;
   }
   ~WeakObjectPtr() { reset(); }
+  void swap(WeakObjectPtr& other) noexcept { std::swap(data_, other.data_); }
   /// A strong pointer, or null when the object has expired.
   ObjectPtr<T> lock() const {
     ObjectPtr<T> result;
@@ -308,7 +331,14 @@ class WeakObjectPtr {
   bool expired() const { return use_count() == 0; }
 
  private:
+  explicit WeakObjectPtr(Object* data) : data_(data) {
+    if (data_ != nullptr) data_->IncWeakRef();
+  }
   Object* data_{nullptr};
+
+  template <typename>
+  friend class WeakObjectPtr;
+  friend struct details::ObjectUnsafe;
 };
 
 /// Base of reference classes: one ObjectPtr<Object> to the data.
@@ -336,25 +366,44 @@ class ObjectRef {
   }
   /// The object as ObjectType, or nullptr when it is not one.
   template <typename ObjectType, typename = std::enable_if_t<std::is_base_of_v<Object, ObjectType>>>
-  const ObjectType* as() const {
+  const ObjectType* as() const& {
     if (data_ != nullptr && data_->IsInstance<ObjectType>()) {
       return static_cast<const ObjectType*>(data_.get());
     }
     return nullptr;
   }
-  /// The reference as RefType when the object matches (a null source gives a null RefType
-  /// when RefType is nullable).
+  // The members below ask TypeTraits<RefType> whether the object is a RefType (so a typed
+  // container checks its elements too); they are defined in type_traits.h.
+
+  /// The reference as RefType when TypeTraits<RefType> accepts the object strictly (a null
+  /// source gives a null RefType when RefType is nullable).
   template <typename RefType, typename = std::enable_if_t<std::is_base_of_v<ObjectRef, RefType>>>
-  std::optional<RefType> as() const;
+  std::optional<RefType> as() const&;
+  /// Like as<RefType>(), moving the reference out on success (this is then null).
+  template <typename RefType, typename = std::enable_if_t<std::is_base_of_v<ObjectRef, RefType>>>
+  std::optional<RefType> as() &&;
+  /// The reference as RefType; TypeError "Cannot treat type `<got>` as type `<RefType>`" when
+  /// as<RefType>() would give nothing.
+  template <typename RefType, typename = std::enable_if_t<std::is_base_of_v<ObjectRef, RefType>>>
+  RefType as_or_throw() const&;
+  /// Like as_or_throw<RefType>(), moving the reference out on success.
+  template <typename RefType, typename = std::enable_if_t<std::is_base_of_v<ObjectRef, RefType>>>
+  RefType as_or_throw() &&;
 
   using ContainerType = Object;
   static constexpr bool _type_is_nullable = true;
+  /// Whether every object of ContainerType is a valid value of this reference type (false for
+  /// references whose values are further constrained, e.g. typed containers).
+  static constexpr bool _type_container_is_exact = true;
 
  protected:
   Object* get_mutable() const { return data_.get(); }
   ObjectPtr<Object> data_;
   friend struct details::ObjectUnsafe;
 };
+
+template <typename... V>
+class Variant;
 
 /// Identity hash of object references.
 struct ObjectPtrHash {
@@ -363,6 +412,9 @@ struct ObjectPtrHash {
   size_t operator()(const ObjectPtr<T>& a) const {
     return std::hash<const Object*>()(a.get());
   }
+  /// The object a Variant of ObjectRef types holds (defined in container/variant.h).
+  template <typename... V>
+  size_t operator()(const Variant<V...>& a) const;
 };
 
 /// Identity equality of object references.
@@ -372,11 +424,32 @@ struct ObjectPtrEqual {
   bool operator()(const ObjectPtr<T>& a, const ObjectPtr<T>& b) const {
     return a == b;
   }
+  /// Whether two Variants of ObjectRef types hold the same object (container/variant.h).
+  template <typename... V>
+  bool operator()(const Variant<V...>& a, const Variant<V...>& b) const;
 };
 
-/// True for classes derived from Object.
+/// True for classes derived from Object. Generated code specializes it to true for an object
+/// class that is only forward-declared, so ObjectPtr/Arc of it can travel in Any and containers.
 template <typename T>
 inline constexpr bool is_object_subclass_v = std::is_base_of_v<Object, T>;
+
+/// Whether every ObjectType instance is a valid RefType value (GetRef's static check);
+/// specialize it for a typed reference whose objects are statically known to be valid.
+template <typename RefType, typename ObjectType,
+          typename = std::enable_if_t<std::is_base_of_v<ObjectRef, RefType> &&
+                                      std::is_base_of_v<Object, ObjectType>>>
+inline constexpr bool object_ref_contains_v =
+    RefType::_type_container_is_exact &&
+    std::is_base_of_v<typename RefType::ContainerType, ObjectType>;
+
+namespace details {
+/// Whether T is an object class spelled with const/volatile or reference qualifiers.
+template <typename T>
+inline constexpr bool is_qualified_object_v =
+    ::tvm::ffi::is_object_subclass_v<std::remove_cv_t<std::remove_reference_t<T>>> &&
+    !std::is_same_v<T, std::remove_cv_t<std::remove_reference_t<T>>>;
+}  // namespace details
 
 namespace details {
 /// Raw access to handles and pointers; for runtime and binding code.
@@ -441,6 +514,61 @@ struct ObjectUnsafe {
   static void DecWeakRefObjectHandle(TVMFFIObjectHandle handle) {
     FromHandle(handle)->DecWeakRef();
   }
+
+  // Upstream spellings of the accessors above, for code written against Apache's headers.
+
+  /// The allocation header placed right before an object body by a custom allocator.
+  static TVMFFIObjectAllocHeader* GetObjectAllocHeaderFromPtr(void* ptr) {
+    return reinterpret_cast<TVMFFIObjectAllocHeader*>(static_cast<char*>(ptr) -
+                                                      sizeof(TVMFFIObjectAllocHeader));
+  }
+  /// Offset of the object header inside Class relative to its place in Object (0 unless Class
+  /// puts something, such as a vtable pointer, before its Object base).
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+#endif
+  template <typename Class>
+  static int64_t GetObjectOffsetToSubclass() {
+    return static_cast<int64_t>(offsetof(Class, header_)) -
+           static_cast<int64_t>(offsetof(Object, header_));
+  }
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+  /// A new strong reference to the object of ref, as ObjectPtr<T> (no type check).
+  template <typename T>
+  static ObjectPtr<T> ObjectPtrFromObjectRef(const ObjectRef& ref) {
+    return ObjectPtr<T>(ref.data_.data_);
+  }
+  /// The reference held by ref, moved into an ObjectPtr<T> (no type check); ref becomes null.
+  template <typename T>
+  static ObjectPtr<T> ObjectPtrFromObjectRef(ObjectRef&& ref) {
+    return ObjectPtrFromOwned<T>(MoveObjectRefToHandle(std::move(ref)));
+  }
+  /// The object of a borrowed header as T* (no type check, no new reference).
+  template <typename T>
+  static T* RawObjectPtrFromUnowned(TVMFFIObject* obj) {
+    return static_cast<T*>(FromHandle(obj));
+  }
+  /// The object of ref (no new reference).
+  static Object* RawObjectPtrFromObjectRef(const ObjectRef& ref) { return ref.data_.data_; }
+  /// The header of the object of ref, or nullptr (no new reference).
+  static TVMFFIObject* TVMFFIObjectPtrFromObjectRef(const ObjectRef& ref) { return GetHeader(ref); }
+  /// The header of the object of ptr, or nullptr (no new reference).
+  template <typename T>
+  static TVMFFIObject* TVMFFIObjectPtrFromObjectPtr(const ObjectPtr<T>& ptr) {
+    return GetHeader(ptr);
+  }
+  /// Hands the reference held by ptr over to the caller as a header; ptr becomes null.
+  template <typename T>
+  static TVMFFIObject* MoveObjectPtrToTVMFFIObjectPtr(ObjectPtr<T>&& ptr) {
+    return static_cast<TVMFFIObject*>(MoveObjectPtrToHandle(std::move(ptr)));
+  }
+  /// Hands the reference held by ref over to the caller as a header; ref becomes null.
+  static TVMFFIObject* MoveObjectRefToTVMFFIObjectPtr(ObjectRef&& ref) {
+    return static_cast<TVMFFIObject*>(MoveObjectRefToHandle(std::move(ref)));
+  }
 };
 
 /// Whether an object of index `object_index` is a TargetType (docs/abi.md, 'Type registration').
@@ -475,19 +603,6 @@ TVM_FFI_INLINE bool IsObjectInstance(int32_t object_index) {
 template <typename TargetType>
 inline bool Object::IsInstance() const {
   return details::IsObjectInstance<TargetType>(header_.type_index);
-}
-
-template <typename RefType, typename>
-inline std::optional<RefType> ObjectRef::as() const {
-  if (data_ == nullptr) {
-    if constexpr (RefType::_type_is_nullable) {
-      return RefType(UnsafeInit{});
-    } else {
-      return std::nullopt;
-    }
-  }
-  if (!data_->IsInstance<typename RefType::ContainerType>()) return std::nullopt;
-  return details::ObjectUnsafe::ObjectRefFromObjectPtr<RefType>(data_);
 }
 
 namespace details {
@@ -545,10 +660,19 @@ inline ObjectPtr<BaseType> GetObjectPtr(ObjType* ptr) {
   using _type_parent = ParentType;                                       \
   static int32_t RuntimeTypeIndex() { return TypeName::_GetOrAllocRuntimeTypeIndex(); }
 
+/// Checks, inside a member function (the class is complete there), that TypeName keeps the
+/// structural equality/hash kind its parent fixed for all subclasses.
+#define TVM_FFI_CHECK_S_EQ_HASH_KIND_KEPT_(TypeName, ParentType)              \
+  static_assert(                                                              \
+      !ParentType::_type_s_eq_hash_subclass_kind_fixed ||                     \
+          TypeName::_type_s_eq_hash_kind == ParentType::_type_s_eq_hash_kind, \
+      "Subclass must retain the structural equality and hash kind of its fixed ancestor")
+
 /// Registers a predefined type at the `_type_index` its class declares.
 #define TVM_FFI_DECLARE_OBJECT_INFO_STATIC_INDEX_(TypeName, ParentType)                       \
   TVM_FFI_DECLARE_OBJECT_INFO_COMMON_(TypeName, ParentType)                                   \
   static int32_t _GetOrAllocRuntimeTypeIndex() {                                              \
+    TVM_FFI_CHECK_S_EQ_HASH_KIND_KEPT_(TypeName, ParentType);                                 \
     static int32_t tindex = ::tvm::ffi::details::ObjectGetOrAllocTypeIndex(                   \
         TypeName::_type_key, TypeName::_type_index, TypeName::_type_depth,                    \
         static_cast<int32_t>(TypeName::_type_child_slots),                                    \
@@ -561,6 +685,7 @@ inline ObjectPtr<BaseType> GetObjectPtr(ObjType* ptr) {
   static constexpr const char* _type_key = TypeKey;                                           \
   TVM_FFI_DECLARE_OBJECT_INFO_COMMON_(TypeName, ParentType)                                   \
   static int32_t _GetOrAllocRuntimeTypeIndex() {                                              \
+    TVM_FFI_CHECK_S_EQ_HASH_KIND_KEPT_(TypeName, ParentType);                                 \
     static_assert(ParentType::_type_child_slots == 0 ||                                       \
                       TypeName::_type_child_slots < ParentType::_type_child_slots,            \
                   "Need to set _type_child_slots when parent specifies it.");                 \

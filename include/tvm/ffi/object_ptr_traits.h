@@ -17,19 +17,18 @@ namespace ffi {
 /// Raw pointers to objects travel as the object (a null pointer is sent as None). They borrow: a
 /// value cast to `const T*` stays alive only while the cell it came from does. None does not
 /// cast to a raw pointer (as in Apache's headers): a function taking `const T*` never receives
-/// nullptr from a caller; one that accepts None takes `Optional<TRef>`. A non-const pointer
-/// converts only for a mutable object type; for others it is no value at all, so overloads
-/// taking Any (such as an `operator<<`) are not candidates for it. Containers and Optional store
-/// such pointers as owning cells (`Array<const T*>`, as in Apache's headers); an element read back
-/// borrows from the container's cell.
+/// nullptr from a caller; one that accepts None takes `Optional<TRef>`. Any pointer to an object
+/// converts into a cell; taking a non-const `T*` out of one needs a mutable object type (a
+/// static_assert otherwise). Containers and Optional store such pointers as owning cells
+/// (`Array<const T*>`, as in Apache's headers); an element read back borrows from the
+/// container's cell.
 template <typename TPtr>
 struct TypeTraits<TPtr, std::enable_if_t<std::is_pointer_v<TPtr> &&
-                                         std::is_base_of_v<Object, std::remove_pointer_t<TPtr>> &&
-                                         (std::is_const_v<std::remove_pointer_t<TPtr>> ||
-                                          std::remove_pointer_t<TPtr>::_type_mutable)>>
+                                         std::is_base_of_v<Object, std::remove_pointer_t<TPtr>>>>
     : public TypeTraitsBase {
   using ObjType = std::remove_const_t<std::remove_pointer_t<TPtr>>;
-  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIObject;
+  static constexpr bool kReadable =
+      std::is_const_v<std::remove_pointer_t<TPtr>> || std::remove_pointer_t<TPtr>::_type_mutable;
 
   static void CopyToAnyView(TPtr src, TVMFFIAny* result) {
     if (src == nullptr) {
@@ -52,11 +51,13 @@ struct TypeTraits<TPtr, std::enable_if_t<std::is_pointer_v<TPtr> &&
            details::IsObjectInstance<ObjType>(src->type_index);
   }
   static TPtr CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    static_assert(kReadable, "TObject must be mutable to enable cast from Any");
     return static_cast<TPtr>(details::ObjectUnsafe::FromHandle(src->v_obj));
   }
   /// Borrowing: the cell keeps its reference.
   static TPtr MoveFromAnyAfterCheck(TVMFFIAny* src) { return CopyFromAnyViewAfterCheck(src); }
   static std::optional<TPtr> TryCastFromAnyView(const TVMFFIAny* src) {
+    static_assert(kReadable, "TObject must be mutable to enable cast from Any");
     if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
     return std::nullopt;
   }

@@ -21,6 +21,17 @@ namespace details {
   TVM_FFI_THROW(RuntimeError) << "Back optional access";
   TVM_FFI_UNREACHABLE();
 }
+
+/// Optional::as_or_throw<U>() &&: moves the value out as U when it is strictly one.
+template <typename U, typename Opt>
+U OptionalMoveAsOrThrow(Opt&& opt) {
+  if constexpr (std::is_same_v<U, Any> || TypeTraits<U>::storage_enabled) {
+    if (AnyUnsafe::CheckAnyViewStrict<U>(AnyView(opt))) {
+      return AnyUnsafe::MoveFromAnyAfterCheck<U>(Any(std::forward<Opt>(opt)));
+    }
+  }
+  return AnyView(opt).template as_or_throw<U>();
+}
 }  // namespace details
 
 template <typename T, typename = void>
@@ -123,12 +134,35 @@ class Optional<T, std::enable_if_t<use_any_optional_v<T>>> {
   T value_or(U&& default_value) const {
     return has_value() ? value() : T(std::forward<U>(default_value));
   }
+  /// The value as U when the cell it travels in is strictly a U (a U* for an object class U;
+  /// None when empty), without conversion.
+  template <typename U>
+  auto as() const {
+    return AnyView(*this).template as<U>();
+  }
+  /// The value as U; TypeError "Cannot treat type `<got>` as type `<U>`" when it is not one.
+  template <typename U>
+  U as_or_throw() const& {
+    return AnyView(*this).template as_or_throw<U>();
+  }
+  /// Like as_or_throw() const&, moving the value out on success; nothing is consumed on error.
+  template <typename U>
+  U as_or_throw() && {
+    return details::OptionalMoveAsOrThrow<U>(std::move(*this));
+  }
   T operator*() const& { return value(); }
   T operator*() && { return std::move(*this).value(); }
   bool operator==(std::nullopt_t) const { return !has_value(); }
   bool operator!=(std::nullopt_t) const { return has_value(); }
   bool operator==(std::nullptr_t) const { return !has_value(); }
   bool operator!=(std::nullptr_t) const { return has_value(); }
+  /// Whether both hold the same cell: both empty, the same object, or equal plain values.
+  bool same_as(const Optional& other) const { return data_.same_as(other.data_); }
+  /// Whether this holds exactly the object of other.
+  template <typename U = T, typename = std::enable_if_t<std::is_base_of_v<ObjectRef, U>>>
+  bool same_as(const U& other) const {
+    return data_.same_as(other);
+  }
   bool operator==(const Optional& other) const {
     if (!has_value() || !other.has_value()) return has_value() == other.has_value();
     return value() == other.value();
@@ -153,7 +187,9 @@ class Optional<T, std::enable_if_t<use_any_optional_v<T>>> {
 template <typename T>
 class Optional<T, std::enable_if_t<use_object_ref_optional_v<T>>> : public ObjectRef {
  public:
+  using value_type = T;
   using ContainerType = typename T::ContainerType;
+  static constexpr bool _type_container_is_exact = T::_type_container_is_exact;
   Optional() = default;
   Optional(std::nullopt_t) {}                         // NOLINT(*)
   Optional(std::nullptr_t) {}                         // NOLINT(*)
@@ -172,6 +208,22 @@ class Optional<T, std::enable_if_t<use_object_ref_optional_v<T>>> : public Objec
     return details::ObjectUnsafe::ObjectRefFromObjectPtr<T>(data_);
   }
   T value_or(T default_value) const { return has_value() ? value() : default_value; }
+  /// The value as U when the cell it travels in is strictly a U (a U* for an object class U;
+  /// None when empty), without conversion.
+  template <typename U>
+  auto as() const {
+    return AnyView(*this).template as<U>();
+  }
+  /// The value as U; TypeError "Cannot treat type `<got>` as type `<U>`" when it is not one.
+  template <typename U>
+  U as_or_throw() const& {
+    return AnyView(*this).template as_or_throw<U>();
+  }
+  /// Like as_or_throw() const&, moving the value out on success; nothing is consumed on error.
+  template <typename U>
+  U as_or_throw() && {
+    return details::OptionalMoveAsOrThrow<U>(std::move(*this));
+  }
   T operator*() const { return value(); }
   auto get() const { return value().get(); }
   bool operator==(std::nullopt_t) const { return !has_value(); }
@@ -184,15 +236,29 @@ class Optional<T, std::enable_if_t<use_object_ref_optional_v<T>>> : public Objec
 };
 
 namespace details {
-template <typename TPtr>
-struct OwningPointee;
+/// How Optional<T> of an owning pointer T (ObjectPtr<X> or Arc<X>) stores its value: as an
+/// ObjectPtr<X> (StorageType), handed out as a T by Copy and Move.
+template <typename T>
+struct OptionalObjectPtrTraits;
 template <typename TObject>
-struct OwningPointee<ObjectPtr<TObject>> {
-  using type = TObject;
+struct OptionalObjectPtrTraits<ObjectPtr<TObject>> {
+  using ContainerType = TObject;
+  using StorageType = ObjectPtr<TObject>;
+  static ObjectPtr<TObject> Copy(const StorageType& value) { return value; }
+  static ObjectPtr<TObject> Move(StorageType&& value) { return std::move(value); }
 };
 template <typename TObject>
-struct OwningPointee<Arc<TObject>> {
-  using type = TObject;
+struct OptionalObjectPtrTraits<Arc<TObject>> {
+  using ContainerType = TObject;
+  using StorageType = ObjectPtr<TObject>;
+  /// value must not be null.
+  static Arc<TObject> Copy(const StorageType& value) {
+    return ObjectUnsafe::ArcFromObjectPtr(StorageType(value));
+  }
+  /// value must not be null.
+  static Arc<TObject> Move(StorageType&& value) {
+    return ObjectUnsafe::ArcFromObjectPtr(std::move(value));
+  }
 };
 }  // namespace details
 
@@ -201,7 +267,7 @@ struct OwningPointee<Arc<TObject>> {
 template <typename T>
 class Optional<T, std::enable_if_t<is_object_ptr_type_v<T> || is_arc_type_v<T>>> {
  public:
-  using ContainerType = typename details::OwningPointee<T>::type;
+  using ContainerType = typename details::OptionalObjectPtrTraits<T>::ContainerType;
   Optional() = default;
   Optional(std::nullopt_t) {}                     // NOLINT(*)
   Optional(std::nullptr_t) {}                     // NOLINT(*)
@@ -230,6 +296,22 @@ class Optional<T, std::enable_if_t<is_object_ptr_type_v<T> || is_arc_type_v<T>>>
   ContainerType* get() const { return data_.get(); }
   int use_count() const { return data_.use_count(); }
   bool unique() const { return data_.unique(); }
+  /// The value as U when the cell it travels in is strictly a U (a U* for an object class U;
+  /// None when empty), without conversion.
+  template <typename U>
+  auto as() const {
+    return AnyView(*this).template as<U>();
+  }
+  /// The value as U; TypeError "Cannot treat type `<got>` as type `<U>`" when it is not one.
+  template <typename U>
+  U as_or_throw() const& {
+    return AnyView(*this).template as_or_throw<U>();
+  }
+  /// Like as_or_throw() const&, moving the value out on success; nothing is consumed on error.
+  template <typename U>
+  U as_or_throw() && {
+    return details::OptionalMoveAsOrThrow<U>(std::move(*this));
+  }
   bool same_as(const Optional& other) const { return data_ == other.data_; }
   bool same_as(const T& other) const { return get() == other.get(); }
   bool operator==(std::nullopt_t) const { return !has_value(); }
@@ -243,11 +325,7 @@ class Optional<T, std::enable_if_t<is_object_ptr_type_v<T> || is_arc_type_v<T>>>
 
  private:
   static T Wrap(ObjectPtr<ContainerType> ptr) {
-    if constexpr (is_arc_type_v<T>) {
-      return details::ObjectUnsafe::ArcFromObjectPtr(std::move(ptr));
-    } else {
-      return ptr;
-    }
+    return details::OptionalObjectPtrTraits<T>::Move(std::move(ptr));
   }
 
   ObjectPtr<ContainerType> data_;
@@ -293,6 +371,13 @@ struct TypeTraits<Optional<T>> : public TypeTraitsBase {
 
 template <typename T>
 inline constexpr bool use_default_type_traits_v<Optional<T>> = false;
+
+/// Every U a T subsumes is a valid Optional<T> (as is None, from another Optional).
+template <typename T, typename U>
+inline constexpr bool type_subsumes_v<Optional<T>, U> =
+    std::is_same_v<Optional<T>, U> || type_subsumes_v<T, U>;
+template <typename T, typename U>
+inline constexpr bool type_subsumes_v<Optional<T>, Optional<U>> = type_subsumes_v<T, U>;
 
 }  // namespace ffi
 }  // namespace tvm

@@ -10,8 +10,12 @@
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/type_traits.h>
 
+#include <cctype>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -42,14 +46,15 @@ class BytesObj : public BytesObjBase {
 namespace details {
 
 /// Where Apache TVM FFI declares them (tvm::ffi::detail::StringObj), for code naming them so.
+using BytesObjBase = ::tvm::ffi::BytesObjBase;
 using StringObj = ::tvm::ffi::StringObj;
 using BytesObj = ::tvm::ffi::BytesObj;
 
 /// A string or bytes object that owns a std::string buffer.
 template <typename Base>
-class BytesObjFromStd : public Base {
+class BytesObjStdImpl : public Base {
  public:
-  explicit BytesObjFromStd(std::string other) : buffer_(std::move(other)) {
+  explicit BytesObjStdImpl(std::string other) : buffer_(std::move(other)) {
     this->data = buffer_.data();
     this->size = buffer_.size();
   }
@@ -57,87 +62,161 @@ class BytesObjFromStd : public Base {
  private:
   std::string buffer_;
 };
+/// Former name of BytesObjStdImpl.
+template <typename Base>
+using BytesObjFromStd = BytesObjStdImpl<Base>;
 
-/// The 16-byte cell shared by String and Bytes; owns one reference when it holds an object.
-template <int32_t kSmallIndex, typename ObjType>
-class BytesCell {
+/// A 16-byte cell holding a string or bytes value, small (inline, up to 7 bytes) or an object,
+/// or None; owns one reference when it holds an object.
+class BytesBaseCell {
  public:
-  BytesCell() { ResetPODCell(&cell_, kSmallIndex); }
+  /// None.
+  BytesBaseCell() { ResetPODCell(&data_, TypeIndex::kTVMFFINone); }
+  explicit BytesBaseCell(std::nullopt_t) : BytesBaseCell() {}
+  BytesBaseCell(const BytesBaseCell& other) : data_(other.data_) { IncRefIfObject(); }
+  /// Leaves other None.
+  BytesBaseCell(BytesBaseCell&& other) noexcept : data_(other.data_) {
+    ResetPODCell(&other.data_, TypeIndex::kTVMFFINone);
+  }
+  BytesBaseCell& operator=(const BytesBaseCell& other) {
+    BytesBaseCell(other).swap(*this);
+    return *this;
+  }
+  BytesBaseCell& operator=(BytesBaseCell&& other) noexcept {
+    BytesBaseCell(std::move(other)).swap(*this);
+    return *this;
+  }
+  ~BytesBaseCell() { Release(); }
+
+  bool operator==(std::nullopt_t) const { return data_.type_index == TypeIndex::kTVMFFINone; }
+  bool operator!=(std::nullopt_t) const { return data_.type_index != TypeIndex::kTVMFFINone; }
+  void swap(BytesBaseCell& other) noexcept { std::swap(data_, other.data_); }
+
+  /// The bytes (the inline payload unless the cell holds an object).
+  const char* data() const noexcept { return IsObject() ? ObjectBytes()->data : data_.v_bytes; }
+  size_t size() const noexcept {
+    return IsObject() ? ObjectBytes()->size : static_cast<size_t>(data_.small_str_len);
+  }
+
+  /// Holds a LargeObj (cell type index large_type_index) that takes over the buffer of other.
+  template <typename LargeObj>
+  void InitFromStd(std::string&& other, int32_t large_type_index) {
+    Release();
+    ObjectPtr<LargeObj> ptr = make_object<BytesObjStdImpl<LargeObj>>(std::move(other));
+    SetObject(ObjectUnsafe::MoveObjectPtrToHandle(std::move(ptr)), large_type_index);
+  }
+  /// Makes room for size bytes, inline (type index small_type_index) when they fit, else in a
+  /// new LargeObj (large_type_index) whose data is NUL-terminated. Returns where to write them.
+  template <typename LargeObj>
+  char* InitSpaceForSize(size_t size, int32_t small_type_index, int32_t large_type_index) {
+    Release();
+    ResetPODCell(&data_, small_type_index);
+    if (size <= kMaxSmallSize) {
+      data_.small_str_len = static_cast<uint32_t>(size);
+      return data_.v_bytes;
+    }
+    ObjectPtr<LargeObj> ptr = make_inplace_array_object<LargeObj, char>(size + 1);
+    char* dest = reinterpret_cast<char*>(ptr.get()) + sizeof(LargeObj);
+    dest[size] = '\0';
+    ptr->data = dest;
+    ptr->size = size;
+    SetObject(ObjectUnsafe::MoveObjectPtrToHandle(std::move(ptr)), large_type_index);
+    return dest;
+  }
+  /// Sets the type index of the cell (for an empty small value: kTVMFFISmallStr/SmallBytes).
+  void InitTypeIndex(int32_t type_index) { data_.type_index = type_index; }
+  /// Moves the cell into *result (owning); this becomes None.
+  void MoveToAny(TVMFFIAny* result) {
+    *result = data_;
+    ResetPODCell(&data_, TypeIndex::kTVMFFINone);
+  }
+  /// The cell, not owning.
+  TVMFFIAny CopyToTVMFFIAny() const { return data_; }
+  /// A new reference to the value of the string or bytes cell *src.
+  static BytesBaseCell CopyFromAnyView(const TVMFFIAny* src) {
+    BytesBaseCell result(*src);
+    result.IncRefIfObject();
+    return result;
+  }
+  /// Takes the value of the owning string or bytes cell *src, which becomes None.
+  static BytesBaseCell MoveFromAny(TVMFFIAny* src) {
+    BytesBaseCell result(*src);
+    ResetPODCell(src, TypeIndex::kTVMFFINone);
+    return result;
+  }
+
+  static constexpr size_t kMaxSmallSize = 7;
+
+ protected:
+  explicit BytesBaseCell(TVMFFIAny data) : data_(data) {}
+  bool IsObject() const { return data_.type_index >= TypeIndex::kTVMFFIStaticObjectBegin; }
+  void IncRefIfObject() {
+    if (IsObject()) ObjectUnsafe::IncRefObjectHandle(data_.v_obj);
+  }
+  /// Drops the reference held (the cell keeps its stale bits until it is overwritten).
+  void Release() {
+    if (IsObject()) ObjectUnsafe::DecRefObjectHandle(data_.v_obj);
+  }
+
+  TVMFFIAny data_;
+
+ private:
+  const TVMFFIByteArray* ObjectBytes() const {
+    return reinterpret_cast<const TVMFFIByteArray*>(reinterpret_cast<const char*>(data_.v_obj) +
+                                                    sizeof(TVMFFIObject));
+  }
+  void SetObject(TVMFFIObjectHandle handle, int32_t type_index) {
+    data_.type_index = type_index;
+    data_.zero_padding = 0;
+    TVM_FFI_CLEAR_PTR_PADDING_IN_FFI_ANY(&data_);
+    data_.v_obj = static_cast<TVMFFIObject*>(handle);
+  }
+};
+
+/// The cell of String (kSmallIndex kTVMFFISmallStr, objects StringObj) or Bytes: never None, an
+/// empty value being the empty small form (which is also what a move leaves behind).
+template <int32_t kSmallIndex, typename ObjType>
+class BytesCell : public BytesBaseCell {
+ public:
+  BytesCell() { InitTypeIndex(kSmallIndex); }
   BytesCell(const char* data, size_t size) { Init(data, size); }
   explicit BytesCell(std::string&& other) {
     if (other.size() <= kMaxSmallSize) {
       Init(other.data(), other.size());
     } else {
-      StoreObject(make_object<BytesObjFromStd<ObjType>>(std::move(other)));
+      InitFromStd<ObjType>(std::move(other), ObjType::_type_index);
     }
   }
-  BytesCell(const BytesCell& other) : cell_(other.cell_) { IncRefIfObject(); }
-  BytesCell(BytesCell&& other) noexcept : cell_(other.cell_) {
-    ResetPODCell(&other.cell_, kSmallIndex);
+  BytesCell(const BytesCell& other) = default;
+  BytesCell(BytesCell&& other) noexcept : BytesBaseCell(std::move(other)) {
+    // The base's move leaves other's cell to be reset here, as an empty small value.
+    other.InitTypeIndex(kSmallIndex);  // NOLINT(bugprone-use-after-move)
   }
-  BytesCell& operator=(const BytesCell& other) {
-    BytesCell(other).swap(*this);
-    return *this;
-  }
+  BytesCell& operator=(const BytesCell& other) = default;
   BytesCell& operator=(BytesCell&& other) noexcept {
     BytesCell(std::move(other)).swap(*this);
     return *this;
   }
-  ~BytesCell() {
-    if (IsObject()) ObjectUnsafe::DecRefObjectHandle(cell_.v_obj);
-  }
-  void swap(BytesCell& other) noexcept { std::swap(cell_, other.cell_); }
 
-  const char* data() const { return IsObject() ? Obj()->data : cell_.v_bytes; }
-  size_t size() const { return IsObject() ? Obj()->size : cell_.small_str_len; }
   /// Adopts an owning cell of this kind (used by TypeTraits).
   static BytesCell FromCell(const TVMFFIAny& cell, bool add_ref) {
     BytesCell out;
-    out.cell_ = cell;
+    out.data_ = cell;
     if (add_ref) out.IncRefIfObject();
     return out;
   }
-  const TVMFFIAny& cell() const { return cell_; }
+  const TVMFFIAny& cell() const { return data_; }
   TVMFFIAny ReleaseCell() {
-    TVMFFIAny out = cell_;
-    ResetPODCell(&cell_, kSmallIndex);
+    TVMFFIAny out = data_;
+    ResetPODCell(&data_, kSmallIndex);
     return out;
   }
 
-  static constexpr size_t kMaxSmallSize = 7;
-
  private:
-  bool IsObject() const { return cell_.type_index >= TypeIndex::kTVMFFIStaticObjectBegin; }
-  const TVMFFIByteArray* Obj() const {
-    return reinterpret_cast<const TVMFFIByteArray*>(reinterpret_cast<const char*>(cell_.v_obj) +
-                                                    sizeof(TVMFFIObject));
-  }
-  void IncRefIfObject() {
-    if (IsObject()) ObjectUnsafe::IncRefObjectHandle(cell_.v_obj);
-  }
   void Init(const char* data, size_t size) {
-    if (size <= kMaxSmallSize) {
-      ResetPODCell(&cell_, kSmallIndex);
-      cell_.small_str_len = static_cast<uint32_t>(size);
-      if (size != 0) std::memcpy(cell_.v_bytes, data, size);
-      return;
-    }
-    ObjectPtr<ObjType> ptr = make_inplace_array_object<ObjType, char>(size + 1);
-    char* dest = reinterpret_cast<char*>(ptr.get()) + sizeof(ObjType);
-    std::memcpy(dest, data, size);
-    dest[size] = '\0';
-    ptr->data = dest;
-    ptr->size = size;
-    StoreObject(std::move(ptr));
+    char* dest = InitSpaceForSize<ObjType>(size, kSmallIndex, ObjType::_type_index);
+    if (size != 0) std::memcpy(dest, data, size);
   }
-  template <typename T>
-  void StoreObject(ObjectPtr<T> ptr) {
-    cell_.type_index = ObjType::_type_index;
-    cell_.zero_padding = 0;
-    cell_.v_obj = static_cast<TVMFFIObject*>(ObjectUnsafe::MoveObjectPtrToHandle(std::move(ptr)));
-  }
-
-  TVMFFIAny cell_;
 };
 
 /// Content comparison used by String and Bytes.
@@ -159,7 +238,7 @@ class Bytes {
  public:
   Bytes() = default;
   Bytes(const char* data, size_t size) : cell_(data, size) {}
-  explicit Bytes(TVMFFIByteArray arr) : cell_(arr.data, arr.size) {}
+  Bytes(TVMFFIByteArray arr) : cell_(arr.data, arr.size) {}               // NOLINT(*)
   Bytes(const std::string& other) : cell_(other.data(), other.size()) {}  // NOLINT(*)
   Bytes(std::string&& other) : cell_(std::move(other)) {}                 // NOLINT(*)
   template <typename T, typename = std::enable_if_t<std::is_convertible_v<T, std::string>>>
@@ -174,6 +253,7 @@ class Bytes {
 
   const char* data() const { return cell_.data(); }
   size_t size() const { return cell_.size(); }
+  void swap(Bytes& other) noexcept { cell_.swap(other.cell_); }
   operator std::string() const { return std::string(data(), size()); }  // NOLINT(*)
   /// Three-way comparison of raw memory of possibly different lengths.
   static int memncmp(const char* lhs, const char* rhs, size_t lhs_count, size_t rhs_count) {
@@ -231,7 +311,19 @@ class String {
   std::string_view view() const { return std::string_view(data(), size()); }
   void swap(String& other) noexcept { cell_.swap(other.cell_); }
 
+  /// The first position >= pos where needle starts, or npos.
   size_t find(std::string_view needle, size_t pos = 0) const { return view().find(needle, pos); }
+  size_t find(const String& needle, size_t pos = 0) const { return find(needle.view(), pos); }
+  size_t find(const std::string& needle, size_t pos = 0) const {
+    return find(std::string_view(needle), pos);
+  }
+  size_t find(const char* needle, size_t pos = 0) const {
+    return find(std::string_view(needle), pos);
+  }
+  /// Searches for the first count characters of needle.
+  size_t find(const char* needle, size_t pos, size_t count) const {
+    return find(std::string_view(needle, count), pos);
+  }
   size_t find(char ch, size_t pos = 0) const { return view().find(ch, pos); }
   String substr(size_t pos = 0, size_t count = npos) const {
     if (pos > size()) throw std::out_of_range("tvm::ffi::String::substr out of range");
@@ -243,12 +335,20 @@ class String {
   bool starts_with(const char* prefix, size_t n) const {
     return starts_with(std::string_view(prefix, n));
   }
+  bool starts_with(const String& prefix) const { return starts_with(prefix.view()); }
+  bool starts_with(const std::string& prefix) const {
+    return starts_with(std::string_view(prefix));
+  }
+  bool starts_with(const char* prefix) const { return starts_with(std::string_view(prefix)); }
   bool ends_with(std::string_view suffix) const {
     return size() >= suffix.size() && view().substr(size() - suffix.size()) == suffix;
   }
   bool ends_with(const char* suffix, size_t n) const {
     return ends_with(std::string_view(suffix, n));
   }
+  bool ends_with(const String& suffix) const { return ends_with(suffix.view()); }
+  bool ends_with(const std::string& suffix) const { return ends_with(std::string_view(suffix)); }
+  bool ends_with(const char* suffix) const { return ends_with(std::string_view(suffix)); }
   /// Splits on delim; the views borrow this string.
   std::vector<std::string_view> Split(char delim) const {
     std::vector<std::string_view> parts;
@@ -362,10 +462,108 @@ inline String EscapeStringJSON(const String& value) {
 /// Deprecated spelling of EscapeStringJSON.
 inline String EscapeString(const String& value) { return EscapeStringJSON(value); }
 
+namespace details {
+/// Length of the UTF-8 sequence starting at text[i] (2 to 4) and its code point, or 0 when the
+/// bytes there are not a complete multibyte sequence.
+inline size_t DecodeUtf8Sequence(const char* text, size_t n, size_t i, uint32_t* code_point) {
+  auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  auto is_continuation = [&](size_t k) { return (byte(k) & 0xC0) == 0x80; };
+  unsigned char lead = byte(i);
+  size_t length = (lead & 0xE0) == 0xC0   ? 2
+                  : (lead & 0xF0) == 0xE0 ? 3
+                  : (lead & 0xF8) == 0xF0 ? 4
+                                          : 0;
+  if (length == 0 || i + length > n) return 0;
+  uint32_t value = lead & (0x7F >> length);
+  for (size_t k = i + 1; k < i + length; ++k) {
+    if (!is_continuation(k)) return 0;
+    value = (value << 6) | (byte(k) & 0x3F);
+  }
+  *code_point = value;
+  return length;
+}
+/// Python's two-character escape of c (newline, tab, carriage return, backslash, double
+/// quote), or nullptr.
+inline const char* PyShortEscape(unsigned char c) {
+  switch (c) {
+    case '\n':
+      return "\\n";
+    case '\t':
+      return "\\t";
+    case '\r':
+      return "\\r";
+    case '\\':
+      return "\\\\";
+    case '"':
+      return "\\\"";
+    default:
+      return nullptr;
+  }
+}
+/// Length of an ANSI color or erase sequence (ESC '[' digits-and-semicolons 'm' or 'K') at
+/// text[i], or 0.
+inline size_t AnsiSequenceLength(const char* text, size_t n, size_t i) {
+  if (text[i] != '\x1b' || i + 1 >= n || text[i + 1] != '[') return 0;
+  size_t j = i + 2;
+  while (j < n && (std::isdigit(static_cast<unsigned char>(text[j])) || text[j] == ';')) ++j;
+  return j < n && (text[j] == 'm' || text[j] == 'K') ? j + 1 - i : 0;
+}
+}  // namespace details
+
+/// The string as a double-quoted literal in Python's style: `\n` `\t` `\r` `\\` `\"` escaped,
+/// other control bytes as `\xNN`, non-ASCII UTF-8 characters as `\uXXXX` (`\UXXXXXXXX` beyond
+/// the BMP), bytes that are not valid UTF-8 as `\xNN`; ANSI color sequences keep their text
+/// after `\x1b`.
+inline String EscapedStringPy(const String& value) {
+  const char* text = value.data();
+  size_t n = value.size();
+  std::string out = "\"";
+  char buf[16];
+  for (size_t i = 0; i < n;) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (size_t ansi = details::AnsiSequenceLength(text, n, i)) {
+      out.append("\\x1b").append(text + i + 1, ansi - 1);
+      i += ansi;
+      continue;
+    }
+    if (const char* escape = details::PyShortEscape(c)) {
+      out += escape;
+      ++i;
+      continue;
+    }
+    if (c < 0x80) {
+      if (c < 0x20 || c == 0x7F) {
+        std::snprintf(buf, sizeof(buf), "\\x%02x", static_cast<unsigned>(c));
+        out += buf;
+      } else {
+        out += static_cast<char>(c);
+      }
+      ++i;
+      continue;
+    }
+    uint32_t code_point = 0;
+    size_t length = details::DecodeUtf8Sequence(text, n, i, &code_point);
+    if (length == 0) {
+      std::snprintf(buf, sizeof(buf), "\\x%02x", static_cast<unsigned>(c));
+      i += 1;
+    } else if (length == 4) {
+      std::snprintf(buf, sizeof(buf), "\\U%08x", static_cast<unsigned>(code_point));
+      i += length;
+    } else {
+      std::snprintf(buf, sizeof(buf), "\\u%04x", static_cast<unsigned>(code_point));
+      i += length;
+    }
+    out += buf;
+  }
+  out += '"';
+  return String(std::move(out));
+}
+
 /// Traits shared by String and Bytes.
 template <typename T, int32_t kSmallIndex, int32_t kObjectIndex>
 struct BytesLikeTypeTraits : public TypeTraitsBase {
-  static constexpr int32_t field_static_type_index = kObjectIndex;
+  // As Apache: a string field is an Any cell (SmallStr or Str), no fixed index.
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIAny;
   static void CopyToAnyView(const T& src, TVMFFIAny* result) { *result = src.cell_.cell(); }
   static void MoveToAny(T src, TVMFFIAny* result) { *result = src.cell_.ReleaseCell(); }
   static bool CheckAnyStrict(const TVMFFIAny* src) {
@@ -409,7 +607,7 @@ struct TypeTraits<Bytes>
 
 /// Traits of raw C strings: a borrowed RawStr view, a String when owned.
 struct RawStrTypeTraitsBase : public TypeTraitsBase {
-  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIRawStr;
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIAny;  // as Apache
   static void CopyToAnyView(const char* src, TVMFFIAny* result) {
     TVM_FFI_ICHECK(src != nullptr) << "Cannot pass a null const char* as a string";
     details::ResetPODCell(result, TypeIndex::kTVMFFIRawStr);
@@ -468,6 +666,15 @@ struct TypeTraits<std::string> : public TypeTraitsBase {
   }
   static std::string TypeStr() { return "std::string"; }
   static std::string TypeSchema() { return details::SimpleTypeSchema(StaticTypeKey::kTVMFFIStr); }
+  /// The conversions of Apache's fallback list (const char*, TVMFFIByteArray*, Bytes, String).
+  static std::string ConvertFallbackValue(const char* src) { return std::string(src); }
+  static std::string ConvertFallbackValue(TVMFFIByteArray* src) {
+    return std::string(src->data, src->size);
+  }
+  static std::string ConvertFallbackValue(Bytes src) { return std::string(src.data(), src.size()); }
+  static std::string ConvertFallbackValue(String src) {
+    return std::string(src.data(), src.size());
+  }
 };
 
 /// TVMFFIByteArray*: a borrowed ByteArrayPtr view; Bytes when owned.

@@ -105,12 +105,18 @@ struct TypeTraits<std::nullptr_t>
   static std::string TypeStr() { return StaticTypeKey::kTVMFFINone; }
 };
 
-/// Whether T is an integer or enum type (bool excluded); the upstream spelling is kept.
+/// Whether T is an enum whose underlying type is an integer (the upstream spelling is kept).
+template <typename T, bool = std::is_enum_v<T>>
+constexpr bool is_integeral_enum_v = false;
 template <typename T>
-inline constexpr bool is_integeral_enum_v =
-    (std::is_integral_v<T> && !std::is_same_v<T, bool>) || std::is_enum_v<T>;
+constexpr bool is_integeral_enum_v<T, true> = std::is_integral_v<std::underlying_type_t<T>>;
 
 namespace details {
+/// Whether T travels as an Int cell: an integer type other than bool, or an integral enum.
+template <typename T>
+inline constexpr bool is_int_like_v =
+    (std::is_integral_v<T> && !std::is_same_v<T, bool>) || is_integeral_enum_v<T>;
+
 /// The integer type behind an integer or enum type.
 template <typename T, bool = std::is_enum_v<T>>
 struct IntegralOf {
@@ -129,22 +135,23 @@ struct IntegralOf<T, true> {
 }
 }  // namespace details
 
-/// Integers and enums: Int cells; accepts Int and Bool.
+/// The reading side of Int-cell traits (strictly Int; Bool also converts), shared by integers,
+/// enums and user types that travel as integers; the deriving traits add the writing side.
 template <typename Int>
-struct TypeTraits<Int, std::enable_if_t<is_integeral_enum_v<Int>>>
-    : public PODTypeTraitsBase<Int, TypeTraits<Int>> {
-  static constexpr int32_t kIndex = TypeIndex::kTVMFFIInt;
-  static void Store(Int src, TVMFFIAny* result) {
-    using Underlying = typename details::IntegralOf<Int>::type;
-    if constexpr (std::is_unsigned_v<Underlying> && sizeof(Underlying) >= sizeof(int64_t)) {
-      if (static_cast<uint64_t>(src) > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-        details::ThrowUInt64Overflow(static_cast<uint64_t>(src));
-      }
-    }
-    details::ResetPODCell(result, kIndex);
-    result->v_int64 = static_cast<int64_t>(src);
+struct TypeTraitsIntBase : public TypeTraitsBase {
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIInt;
+  /// Writes an Int cell holding src.
+  static void CopyInt64ToAnyView(int64_t src, TVMFFIAny* result) {
+    details::ResetPODCell(result, TypeIndex::kTVMFFIInt);
+    result->v_int64 = src;
   }
-  static Int Load(const TVMFFIAny* src) { return static_cast<Int>(src->v_int64); }
+  static bool CheckAnyStrict(const TVMFFIAny* src) {
+    return src->type_index == TypeIndex::kTVMFFIInt;
+  }
+  static Int CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    return static_cast<Int>(src->v_int64);
+  }
+  static Int MoveFromAnyAfterCheck(TVMFFIAny* src) { return CopyFromAnyViewAfterCheck(src); }
   static std::optional<Int> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == TypeIndex::kTVMFFIInt || src->type_index == TypeIndex::kTVMFFIBool) {
       return static_cast<Int>(src->v_int64);
@@ -152,6 +159,51 @@ struct TypeTraits<Int, std::enable_if_t<is_integeral_enum_v<Int>>>
     return std::nullopt;
   }
   static std::string TypeStr() { return StaticTypeKey::kTVMFFIInt; }
+  static std::string TypeSchema() { return details::SimpleTypeSchema(TypeStr()); }
+};
+
+/// Integers and integral enums: Int cells; accepts Int and Bool. A uint64_t above INT64_MAX
+/// raises OverflowError.
+template <typename Int>
+struct TypeTraits<Int, std::enable_if_t<details::is_int_like_v<Int>>>
+    : public TypeTraitsIntBase<Int> {
+  static void CopyToAnyView(const Int& src, TVMFFIAny* result) {
+    using Underlying = typename details::IntegralOf<Int>::type;
+    if constexpr (std::is_unsigned_v<Underlying> && sizeof(Underlying) >= sizeof(int64_t)) {
+      if (static_cast<uint64_t>(src) > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+        details::ThrowUInt64Overflow(static_cast<uint64_t>(src));
+      }
+    }
+    TypeTraitsIntBase<Int>::CopyInt64ToAnyView(static_cast<int64_t>(src), result);
+  }
+  static void MoveToAny(Int src, TVMFFIAny* result) { CopyToAnyView(src, result); }
+};
+
+/// A bool that converts only from Bool cells (an Int cell is no StrictBool); for fallback lists,
+/// where a plain bool would also take every integer.
+class StrictBool {
+ public:
+  StrictBool(bool value) : value_(value) {}  // NOLINT(google-explicit-constructor)
+  operator bool() const { return value_; }   // NOLINT(google-explicit-constructor)
+
+ private:
+  bool value_;
+};
+
+/// StrictBool: Bool cells only.
+template <>
+struct TypeTraits<StrictBool> : public PODTypeTraitsBase<StrictBool, TypeTraits<StrictBool>> {
+  static constexpr int32_t kIndex = TypeIndex::kTVMFFIBool;
+  static void Store(StrictBool src, TVMFFIAny* result) {
+    details::ResetPODCell(result, kIndex);
+    result->v_int64 = static_cast<bool>(src) ? 1 : 0;
+  }
+  static StrictBool Load(const TVMFFIAny* src) { return src->v_int64 != 0; }
+  static std::optional<StrictBool> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == kIndex) return Load(src);
+    return std::nullopt;
+  }
+  static std::string TypeStr() { return StaticTypeKey::kTVMFFIBool; }
 };
 
 /// bool: Bool cells; accepts Bool and Int.
@@ -290,6 +342,41 @@ struct TypeTraits<DLTensor*> : public TypeTraitsBase {
   static std::string TypeSchema() { return details::SimpleTypeSchema(TypeStr()); }
 };
 
+namespace details {
+/// Tries TypeTraits<Fallback>::TryCastFromAnyView for each fallback type in order and turns the
+/// first value found into a T with TypeTraits<T>::ConvertFallbackValue.
+template <typename T, typename Fallback, typename... Rest>
+std::optional<T> TryFallbackTypes(const TVMFFIAny* src) {
+  static_assert(!std::is_same_v<bool, Fallback>,
+                "Using bool as FallbackType can cause bug because int will be detected as bool, "
+                "use tvm::ffi::StrictBool instead");
+  if (std::optional<Fallback> value = TypeTraits<Fallback>::TryCastFromAnyView(src)) {
+    return TypeTraits<T>::ConvertFallbackValue(*std::move(value));
+  }
+  if constexpr (sizeof...(Rest) > 0) {
+    return TryFallbackTypes<T, Rest...>(src);
+  } else {
+    return std::nullopt;
+  }
+}
+}  // namespace details
+
+/// Base of traits for a type T that is only ever made from other types: casting tries each of
+/// FallbackTypes in order, and TypeTraits<T> supplies `static T ConvertFallbackValue(F)` for
+/// each. T cannot be stored in Any or containers.
+template <typename T, typename... FallbackTypes>
+struct FallbackOnlyTraitsBase : public TypeTraitsBase {
+  static constexpr bool storage_enabled = false;
+  static std::optional<T> TryCastFromAnyView(const TVMFFIAny* src) {
+    return TryFallbackTypes<FallbackTypes...>(src);
+  }
+  /// The first of FallbackType, Rest... that src casts to, converted to T.
+  template <typename FallbackType, typename... Rest>
+  static std::optional<T> TryFallbackTypes(const TVMFFIAny* src) {
+    return details::TryFallbackTypes<T, FallbackType, Rest...>(src);
+  }
+};
+
 /// Default traits of ObjectRef subclasses: the object (or a subclass), None when nullable.
 template <typename TObjRef>
 struct ObjectRefTypeTraitsBase : public TypeTraitsBase {
@@ -321,14 +408,16 @@ struct ObjectRefTypeTraitsBase : public TypeTraitsBase {
     details::ResetPODCell(src, TypeIndex::kTVMFFINone);
     return ref;
   }
+  /// The value when TypeTraits<TObjRef> (which may refine this base) accepts the cell strictly;
+  /// an rvalue reference to such an object is copied.
   static std::optional<TObjRef> TryCastFromAnyView(const TVMFFIAny* src) {
-    if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
+    if (TypeTraits<TObjRef>::CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
     if (src->type_index == TypeIndex::kTVMFFIObjectRValueRef) {
       TVMFFIObject* obj = *static_cast<TVMFFIObject**>(src->v_ptr);
-      if (obj != nullptr && details::IsObjectInstance<ContainerType>(obj->type_index)) {
-        return details::ObjectUnsafe::ObjectRefFromObjectPtr<TObjRef>(
-            details::ObjectUnsafe::ObjectPtrFromUnowned<Object>(obj));
-      }
+      if (obj == nullptr) return std::nullopt;
+      TVMFFIAny target;
+      StoreHandle(obj, &target);
+      if (TypeTraits<TObjRef>::CheckAnyStrict(&target)) return CopyFromAnyViewAfterCheck(&target);
     }
     return std::nullopt;
   }
@@ -361,6 +450,90 @@ struct TypeTraits<TObjRef, std::enable_if_t<std::is_base_of_v<ObjectRef, TObjRef
                                             use_default_type_traits_v<TObjRef>>>
     : public ObjectRefTypeTraitsBase<TObjRef> {};
 
+/// Base of traits for an object reference that other values convert to: a cell holding the
+/// object is taken as it is, else each of FallbackTypes is tried in order and turned into an
+/// ObjectRefType by `TypeTraits<ObjectRefType>::ConvertFallbackValue(F)` (declare the type with
+/// use_default_type_traits_v = false and derive its TypeTraits from this).
+template <typename ObjectRefType, typename... FallbackTypes>
+struct ObjectRefWithFallbackTraitsBase : public ObjectRefTypeTraitsBase<ObjectRefType> {
+  static std::optional<ObjectRefType> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (std::optional<ObjectRefType> ref =
+            ObjectRefTypeTraitsBase<ObjectRefType>::TryCastFromAnyView(src)) {
+      return ref;
+    }
+    return TryFallbackTypes<FallbackTypes...>(src);
+  }
+  /// The first of FallbackType, Rest... that src casts to, converted to ObjectRefType.
+  template <typename FallbackType, typename... Rest>
+  static std::optional<ObjectRefType> TryFallbackTypes(const TVMFFIAny* src) {
+    return details::TryFallbackTypes<ObjectRefType, FallbackType, Rest...>(src);
+  }
+};
+
+namespace details {
+/// A borrowed cell viewing the (non-null) object of data, for strict type checks.
+inline TVMFFIAny ObjectCellOf(const ObjectPtr<Object>& data) {
+  TVMFFIAny cell;
+  TVMFFIObject* header = ObjectUnsafe::GetHeader(data);
+  cell.type_index = header->type_index;
+  cell.zero_padding = 0;
+  TVM_FFI_CLEAR_PTR_PADDING_IN_FFI_ANY(&cell);
+  cell.v_obj = header;
+  return cell;
+}
+
+/// Throws TypeError "Cannot treat type `<got>` as type `<T>`" for a cell that is not strictly a T.
+template <typename T>
+[[noreturn]] TVM_FFI_NO_INLINE TVM_FFI_COLD_CODE void ThrowCannotTreat(const TVMFFIAny* cell) {
+  TVM_FFI_THROW(TypeError) << "Cannot treat type `" << TypeTraits<T>::GetMismatchTypeInfo(cell)
+                           << "` as type `" << TypeTraits<T>::TypeStr() << "`";
+  TVM_FFI_UNREACHABLE();
+}
+}  // namespace details
+
+template <typename RefType, typename>
+std::optional<RefType> ObjectRef::as() const& {
+  if (data_ == nullptr) {
+    if constexpr (RefType::_type_is_nullable) {
+      return RefType(UnsafeInit{});
+    } else {
+      return std::nullopt;
+    }
+  }
+  TVMFFIAny cell = details::ObjectCellOf(data_);
+  if (!TypeTraits<RefType>::CheckAnyStrict(&cell)) return std::nullopt;
+  return details::ObjectUnsafe::ObjectRefFromObjectPtr<RefType>(data_);
+}
+
+template <typename RefType, typename>
+std::optional<RefType> ObjectRef::as() && {
+  std::optional<RefType> result = static_cast<const ObjectRef&>(*this).as<RefType>();
+  if (result.has_value()) data_.reset();
+  return result;
+}
+
+template <typename RefType, typename>
+RefType ObjectRef::as_or_throw() const& {
+  std::optional<RefType> result = as<RefType>();
+  if (TVM_FFI_PREDICT_FALSE(!result.has_value())) {
+    TVMFFIAny cell;
+    if (data_ == nullptr) {
+      details::ResetPODCell(&cell, TypeIndex::kTVMFFINone);
+    } else {
+      cell = details::ObjectCellOf(data_);
+    }
+    details::ThrowCannotTreat<RefType>(&cell);
+  }
+  return *std::move(result);
+}
+
+template <typename RefType, typename>
+RefType ObjectRef::as_or_throw() && {
+  RefType result = static_cast<const ObjectRef&>(*this).as_or_throw<RefType>();
+  data_.reset();
+  return result;
+}
+
 namespace details {
 /// TypeStr of T, with Any, AnyView and void handled specially.
 template <typename T>
@@ -372,9 +545,17 @@ struct Type2Str<Any> {
   static std::string v() { return "Any"; }
 };
 template <>
+struct Type2Str<const Any&> : public Type2Str<Any> {};
+template <>
+struct Type2Str<Any&&> : public Type2Str<Any> {};
+template <>
 struct Type2Str<AnyView> {
   static std::string v() { return "AnyView"; }
 };
+template <>
+struct Type2Str<const AnyView&> : public Type2Str<AnyView> {};
+template <>
+struct Type2Str<AnyView&&> : public Type2Str<AnyView> {};
 template <>
 struct Type2Str<void> {
   static std::string v() { return "void"; }
@@ -399,10 +580,48 @@ struct TypeSchemaOf<void> {
 };
 }  // namespace details
 
-/// The static field type index of T (kTVMFFIAny when not fixed).
-template <typename T>
+/// The static field type index of T (kTVMFFIAny when not fixed, or when T has no traits).
+template <typename T, typename = void>
 struct TypeToFieldStaticTypeIndex {
-  static constexpr int32_t value = TypeTraitsNoCR<T>::field_static_type_index;
+  static constexpr int32_t value = TypeIndex::kTVMFFIAny;
+};
+template <typename T>
+struct TypeToFieldStaticTypeIndex<T, std::enable_if_t<TypeTraits<T>::convert_enabled>> {
+  static constexpr int32_t value = TypeTraits<T>::field_static_type_index;
+};
+
+template <typename T, typename>
+class Optional;
+
+namespace details {
+template <typename T>
+inline constexpr bool is_ffi_optional_v = false;
+template <typename T>
+inline constexpr bool is_ffi_optional_v<Optional<T, void>> = true;
+}  // namespace details
+
+/// The runtime type index of T's values: the container's (registered) index for object
+/// references and object pointers, else the static field type index.
+template <typename T, typename = void>
+struct TypeToRuntimeTypeIndex {
+  static int32_t v() { return TypeToFieldStaticTypeIndex<T>::value; }
+};
+template <typename T>
+struct TypeToRuntimeTypeIndex<
+    T, std::enable_if_t<std::is_base_of_v<ObjectRef, T> && !details::is_ffi_optional_v<T>>> {
+  static int32_t v() { return T::ContainerType::RuntimeTypeIndex(); }
+};
+template <typename TObject>
+struct TypeToRuntimeTypeIndex<
+    ObjectPtr<TObject>, std::enable_if_t<is_object_subclass_v<TObject> &&
+                                         std::is_same_v<TObject, std::remove_cv_t<TObject>>>> {
+  static int32_t v() { return TObject::RuntimeTypeIndex(); }
+};
+template <typename TObject>
+struct TypeToRuntimeTypeIndex<
+    Arc<TObject>, std::enable_if_t<is_object_subclass_v<TObject> &&
+                                   std::is_same_v<TObject, std::remove_cv_t<TObject>>>> {
+  static int32_t v() { return TObject::RuntimeTypeIndex(); }
 };
 
 }  // namespace ffi

@@ -57,17 +57,13 @@ class TestObjectDerived : public TestObjectBase {
   TVM_FFI_DECLARE_OBJECT_INFO_FINAL("testing.TestObjectDerived", TestObjectDerived, TestObjectBase);
 };
 
-/// Reference to a TestObjectBase (typed fields and arguments take it).
-class TestObjectBaseRef : public ObjectRef {
- public:
-  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(TestObjectBaseRef, ObjectRef, TestObjectBase);
-};
-
 /// testing.TestObjectPtrHolder: holds a TestObjectBase (required) and optionally another.
 class TestObjectPtrHolderObj : public Object {
  public:
-  TestObjectBaseRef value{UnsafeInit{}};
-  Optional<TestObjectBaseRef> optional_value;
+  // Pointer fields, as Apache's fixture declares them (an ObjectPtr's static type index is
+  // ffi.Object, an Optional's is Any).
+  Arc<TestObjectBase> value{UnsafeInit{}};
+  ObjectPtr<TestObjectBase> optional_value;
 
   static constexpr bool _type_mutable = true;
   TVM_FFI_DECLARE_OBJECT_INFO("testing.TestObjectPtrHolder", TestObjectPtrHolderObj, Object);

@@ -85,22 +85,58 @@ inline int64_t GrowCapacity(int64_t cap, int64_t need) {
 }
 }  // namespace details
 
+/// Whether dereferencing an IterType gives a T (or a subclass of T), so that the values of a
+/// range can be stored in a container of T without conversion. Any accepts everything.
+template <typename T, typename IterType>
+struct is_valid_iterator
+    : std::bool_constant<
+          std::is_same_v<
+              T, std::remove_cv_t<std::remove_reference_t<decltype(*std::declval<IterType>())>>> ||
+          std::is_base_of_v<
+              T, std::remove_cv_t<std::remove_reference_t<decltype(*std::declval<IterType>())>>>> {
+};
+template <typename T, typename IterType>
+struct is_valid_iterator<Optional<T>, IterType> : is_valid_iterator<T, IterType> {};
+template <typename IterType>
+struct is_valid_iterator<Any, IterType> : std::true_type {};
+/// is_valid_iterator<T, IterType>::value.
+template <typename T, typename IterType>
+inline constexpr bool is_valid_iterator_v = is_valid_iterator<T, IterType>::value;
+
 /// Immutable copy-on-write sequence of T. Copies share storage until one of them is mutated.
 template <typename T, typename = std::enable_if_t<details::container_storage_enabled_v<T>>>
 class Array : public ObjectRef {
  public:
   using value_type = T;
-  using iterator = details::CellIterator<details::CellToElemConverter<T>, const TVMFFIAny*>;
-  using reverse_iterator = std::reverse_iterator<iterator>;
+  /// Reads a stored element as a T (the element is known to be one).
+  struct ValueConverter {
+    using ResultType = T;
+    static T convert(const Any& n) { return details::AnyUnsafe::CopyFromAnyViewAfterCheck<T>(n); }
+  };
+  using iterator = details::IterAdapter<ValueConverter, const Any*>;
+  using reverse_iterator = details::ReverseIterAdapter<ValueConverter, const Any*>;
 
   Array() : ObjectRef(ArrayObj::Empty()) {}
   explicit Array(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
   explicit Array(UnsafeInit tag) : ObjectRef(tag) {}
   TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(Array);
   /// Shares storage with an array of a type every element of which is a T.
-  template <typename U,
-            typename = std::enable_if_t<details::type_contains_v<T, U> && !std::is_same_v<T, U>>>
+  template <typename U, typename = std::enable_if_t<type_subsumes_v<T, U> && !std::is_same_v<T, U>>>
   Array(const Array<U>& other) : ObjectRef(details::ObjectUnsafe::GetObjectPtr(other)) {}  // NOLINT
+  /// Takes over the storage of an array of a type every element of which is a T.
+  template <typename U, typename = std::enable_if_t<type_subsumes_v<T, U> && !std::is_same_v<T, U>>>
+  Array(Array<U>&& other)  // NOLINT(google-explicit-constructor)
+      : ObjectRef(static_cast<ObjectRef&&>(other)) {}
+  /// Shares storage with an array of a type every element of which is a T.
+  template <typename U, typename = std::enable_if_t<type_subsumes_v<T, U> && !std::is_same_v<T, U>>>
+  Array& operator=(const Array<U>& other) {
+    return *this = Array(other);
+  }
+  /// Takes over the storage of an array of a type every element of which is a T.
+  template <typename U, typename = std::enable_if_t<type_subsumes_v<T, U> && !std::is_same_v<T, U>>>
+  Array& operator=(Array<U>&& other) {
+    return *this = Array(std::move(other));
+  }
   template <typename It, typename = typename std::iterator_traits<It>::iterator_category>
   Array(It first, It last) {
     Assign(first, last);
@@ -112,8 +148,13 @@ class Array : public ObjectRef {
 
   iterator begin() const { return iterator(Cells()); }
   iterator end() const { return iterator(Cells() + size()); }
-  reverse_iterator rbegin() const { return reverse_iterator(end()); }
-  reverse_iterator rend() const { return reverse_iterator(begin()); }
+  /// Walks from the last element to the first.
+  reverse_iterator rbegin() const {
+    return empty() ? reverse_iterator(Cells()) : reverse_iterator(Cells() + size() - 1);
+  }
+  reverse_iterator rend() const {
+    return empty() ? reverse_iterator(Cells()) : reverse_iterator(Cells() - 1);
+  }
 
   /// Element i; IndexError `Index <i> out of bounds <size>`.
   const T operator[](int64_t i) const {
@@ -122,7 +163,7 @@ class Array : public ObjectRef {
     if (i < 0 || i >= static_cast<int64_t>(obj->size())) {
       details::ThrowIndexOutOfBounds(i, static_cast<int64_t>(obj->size()));
     }
-    return details::CellToElem<T>(Cells() + i);
+    return ValueConverter::convert(Cells()[i]);
   }
   size_t size() const { return data_ != nullptr ? GetArrayObj()->size() : 0; }
   size_t capacity() const { return data_ != nullptr ? GetArrayObj()->capacity() : 0; }
@@ -175,8 +216,13 @@ class Array : public ObjectRef {
     if (n < cur) return CopyOnWrite()->ShrinkBy(cur - n);
     CopyOnWriteFor(n)->EnlargeBy(n - cur, Any(T()));
   }
+  /// Makes room for n elements (a null array becomes an empty one).
   void reserve(int64_t n) {
-    if (n > static_cast<int64_t>(capacity())) SwitchTo(ArrayObj::CopyFrom(n, GetArrayObj()));
+    if (data_ == nullptr) {
+      SwitchTo(ArrayObj::Empty(std::max<int64_t>(n, 0)));
+    } else if (n > static_cast<int64_t>(capacity())) {
+      SwitchTo(ArrayObj::CopyFrom(n, GetArrayObj()));
+    }
   }
   void clear() {
     if (data_ == nullptr || empty()) return;
@@ -219,28 +265,54 @@ class Array : public ObjectRef {
       return SwitchTo(ArrayObj::CopyFrom(static_cast<int64_t>(capacity()), GetArrayObj()));
     return static_cast<ArrayObj*>(data_.get());
   }
-  const ArrayObj* GetArrayObj() const { return static_cast<const ArrayObj*>(data_.get()); }
+  /// The object (nullptr for a null array). Mutating it bypasses copy-on-write.
+  ArrayObj* GetArrayObj() const { return static_cast<ArrayObj*>(data_.get()); }
   const ArrayObj* operator->() const { return GetArrayObj(); }
   const ArrayObj* get() const { return GetArrayObj(); }
 
-  /// Concatenates arguments, each a T or an Array<T>, into one array.
+  /// Concatenates arguments, each a T or an Array<T> (whose elements are spliced in), into one
+  /// array.
   template <typename... Args>
-  static Array<T> Agregate(Args&&... args) {
+  static Array<T> Agregate(Args... args) {
     Array<T> result;
-    (result.AppendOne(std::forward<Args>(args)), ...);
+    result.reserve(static_cast<int64_t>(CalcCapacityImpl(args...)));
+    AgregateImpl(result, args...);
     return result;
+  }
+  /// The number of elements Agregate(args...) gives: 1 per T, size() per Array<T>.
+  template <typename... Args>
+  static size_t CalcCapacityImpl() {
+    return 0;
+  }
+  template <typename... Args>
+  static size_t CalcCapacityImpl(Array<T> value, Args... args) {
+    return value.size() + CalcCapacityImpl(args...);
+  }
+  template <typename... Args>
+  static size_t CalcCapacityImpl(T /*value*/, Args... args) {
+    return 1 + CalcCapacityImpl(args...);
+  }
+  /// Appends args (each a T or an Array<T>) to dest.
+  template <typename... Args>
+  static void AgregateImpl(Array<T>& /*dest*/) {}  // NOLINT(*)
+  template <typename... Args>
+  static void AgregateImpl(Array<T>& dest, Array<T> value, Args... args) {  // NOLINT(*)
+    dest.insert(dest.end(), value.begin(), value.end());
+    AgregateImpl(dest, args...);
+  }
+  template <typename... Args>
+  static void AgregateImpl(Array<T>& dest, T value, Args... args) {  // NOLINT(*)
+    dest.push_back(value);
+    AgregateImpl(dest, args...);
   }
 
   using ContainerType = ArrayObj;
+  static constexpr bool _type_container_is_exact = false;
   static constexpr bool _type_is_nullable = false;
 
  private:
-  static T Elem(const Any& value) {
-    return details::CellToElem<T>(details::AnyUnsafe::TVMFFIAnyPtrFromAny(value));
-  }
-  const TVMFFIAny* Cells() const {
-    return data_ != nullptr ? reinterpret_cast<const TVMFFIAny*>(GetArrayObj()->begin()) : nullptr;
-  }
+  static T Elem(const Any& value) { return ValueConverter::convert(value); }
+  const Any* Cells() const { return data_ != nullptr ? GetArrayObj()->begin() : nullptr; }
   const ArrayObj* GetArrayObjChecked() const {
     if (data_ == nullptr) details::ThrowNullSeq("array", "index");
     return GetArrayObj();
@@ -261,16 +333,6 @@ class Array : public ObjectRef {
     }
     return SwitchTo(ArrayObj::CopyFrom(new_cap, GetArrayObj()));
   }
-  template <typename A>
-  void AppendOne(A&& arg) {
-    if constexpr (std::is_convertible_v<std::decay_t<A>, Array<T>> &&
-                  !std::is_convertible_v<std::decay_t<A>, T>) {
-      Array<T> other = arg;
-      insert(end(), other.begin(), other.end());
-    } else {
-      push_back(T(std::forward<A>(arg)));
-    }
-  }
 };
 
 /// lhs followed by rhs.
@@ -282,6 +344,10 @@ inline Array<T> Concat(Array<T> lhs, const Array<T>& rhs) {
 
 template <typename T>
 inline constexpr bool use_default_type_traits_v<Array<T>> = false;
+
+/// An `Array<U>` can be used as an `Array<T>` as it is when every U is a T.
+template <typename T, typename U>
+inline constexpr bool type_subsumes_v<Array<T>, Array<U>> = type_subsumes_v<T, U>;
 
 }  // namespace ffi
 }  // namespace tvm

@@ -60,70 +60,11 @@ struct ElemTraits<Any> {
   static Any FromCell(const TVMFFIAny* cell) { return Any(AnyView::CopyFromTVMFFIAny(*cell)); }
 };
 
-/// Whether every element of a value of type U is already a valid T (so storage can be shared).
-template <typename T, typename U, typename = void>
-struct TypeContains : std::bool_constant<std::is_same_v<T, Any> || std::is_same_v<T, U>> {};
-template <typename T, typename U>
-struct TypeContains<T, U,
-                    std::enable_if_t<std::is_base_of_v<ObjectRef, T> &&
-                                     std::is_base_of_v<ObjectRef, U> && !std::is_same_v<T, U>>>
-    : std::is_base_of<typename T::ContainerType, typename U::ContainerType> {};
-template <typename T, typename U>
-inline constexpr bool type_contains_v = TypeContains<T, U>::value;
-
 /// Reads a stored owning cell as an element of type T.
 template <typename T>
 TVM_FFI_INLINE T CellToElem(const TVMFFIAny* cell) {
   return ElemTraits<T>::FromCell(cell);
 }
-
-/// Bidirectional value-returning iterator over cells: Converter::Get(const TVMFFIAny*) -> value.
-template <typename Converter, typename CellPtr>
-class CellIterator {
- public:
-  using iterator_category = std::bidirectional_iterator_tag;
-  using difference_type = std::ptrdiff_t;
-  using value_type = decltype(Converter::Get(std::declval<CellPtr>()));
-  using pointer = value_type*;
-  using reference = value_type;
-
-  CellIterator() = default;
-  explicit CellIterator(CellPtr ptr) : ptr_(ptr) {}
-  value_type operator*() const { return Converter::Get(ptr_); }
-  CellIterator& operator++() {
-    ++ptr_;
-    return *this;
-  }
-  CellIterator& operator--() {
-    --ptr_;
-    return *this;
-  }
-  CellIterator operator++(int) {
-    CellIterator copy = *this;
-    ++ptr_;
-    return copy;
-  }
-  CellIterator operator--(int) {
-    CellIterator copy = *this;
-    --ptr_;
-    return copy;
-  }
-  CellIterator operator+(difference_type n) const { return CellIterator(ptr_ + n); }
-  CellIterator operator-(difference_type n) const { return CellIterator(ptr_ - n); }
-  difference_type operator-(const CellIterator& other) const { return ptr_ - other.ptr_; }
-  bool operator==(const CellIterator& other) const { return ptr_ == other.ptr_; }
-  bool operator!=(const CellIterator& other) const { return ptr_ != other.ptr_; }
-  CellPtr cell() const { return ptr_; }
-
- private:
-  CellPtr ptr_{nullptr};
-};
-
-/// Converter giving elements of type T from owning cells.
-template <typename T>
-struct CellToElemConverter {
-  static T Get(const TVMFFIAny* cell) { return CellToElem<T>(cell); }
-};
 
 /// Whether T can be stored as a container element (the wheel's name of
 /// container_storage_enabled_v).
@@ -147,6 +88,7 @@ class ConvertingIterator {
   using reference = const value_type;
   using iterator_category = typename std::iterator_traits<TIter>::iterator_category;
 
+  ConvertingIterator() : iter_() {}
   explicit ConvertingIterator(TIter iter) : iter_(iter) {}
 
   reference operator*() const { return Converter::convert(*iter_); }

@@ -46,7 +46,12 @@ class DictObj : public MapBaseObj {
   static void Adopt(ObjectPtr<DictObj>* self, ObjectPtr<DictObj> fresh) {
     (*self)->SwapStorage(fresh.get());
   }
+  using MapBaseObj::Empty;
   static ObjectPtr<DictObj> Empty() { return NewSmall(2); }
+  /// A new dict with the entries of src (the keys and values shared, not copied).
+  static ObjectPtr<Object> ShallowCopy(const DictObj* src) {
+    return details::MapOps<DictObj>::Copy(src);
+  }
 
   static constexpr const int32_t _type_index = TypeIndex::kTVMFFIDict;
   static constexpr bool _type_final = true;
@@ -69,12 +74,30 @@ class Dict : public ObjectRef {
   explicit Dict(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
   explicit Dict(UnsafeInit tag) : ObjectRef(tag) {}
   TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(Dict);
+  /// Shares the dict object of a dict whose every key is a K and every value a V.
   template <typename K2, typename V2,
-            typename = std::enable_if_t<details::type_contains_v<K, K2> &&
-                                        details::type_contains_v<V, V2> &&
+            typename = std::enable_if_t<type_subsumes_v<K, K2> && type_subsumes_v<V, V2> &&
                                         !(std::is_same_v<K, K2> && std::is_same_v<V, V2>)>>
   Dict(const Dict<K2, V2>& other)  // NOLINT(google-explicit-constructor): an implicit upcast
       : ObjectRef(details::ObjectUnsafe::GetObjectPtr(other)) {}
+  /// Takes over the dict object of a dict whose every key is a K and every value a V.
+  template <typename K2, typename V2,
+            typename = std::enable_if_t<type_subsumes_v<K, K2> && type_subsumes_v<V, V2> &&
+                                        !(std::is_same_v<K, K2> && std::is_same_v<V, V2>)>>
+  Dict(Dict<K2, V2>&& other)  // NOLINT(google-explicit-constructor): an implicit upcast
+      : ObjectRef(static_cast<ObjectRef&&>(other)) {}
+  template <typename K2, typename V2,
+            typename = std::enable_if_t<type_subsumes_v<K, K2> && type_subsumes_v<V, V2> &&
+                                        !(std::is_same_v<K, K2> && std::is_same_v<V, V2>)>>
+  Dict& operator=(const Dict<K2, V2>& other) {
+    return *this = Dict(other);
+  }
+  template <typename K2, typename V2,
+            typename = std::enable_if_t<type_subsumes_v<K, K2> && type_subsumes_v<V, V2> &&
+                                        !(std::is_same_v<K, K2> && std::is_same_v<V, V2>)>>
+  Dict& operator=(Dict<K2, V2>&& other) {
+    return *this = Dict(std::move(other));
+  }
   template <typename It, typename = typename std::iterator_traits<It>::iterator_category>
   Dict(It first, It last) : Dict() {
     for (; first != last; ++first) Set(first->first, first->second);
@@ -119,6 +142,7 @@ class Dict : public ObjectRef {
   DictObj* get() const { return Obj(); }
 
   using ContainerType = DictObj;
+  static constexpr bool _type_container_is_exact = false;
   static constexpr bool _type_is_nullable = false;
 
  private:
@@ -131,13 +155,22 @@ class Dict : public ObjectRef {
 template <typename K, typename V>
 inline constexpr bool use_default_type_traits_v<Dict<K, V>> = false;
 
+/// A Dict<KU, VU> can be used as a Dict<K, V> as it is when every KU is a K and every VU a V.
+template <typename K, typename V, typename KU, typename VU>
+inline constexpr bool type_subsumes_v<Dict<K, V>, Dict<KU, VU>> =
+    type_subsumes_v<K, KU> && type_subsumes_v<V, VU>;
+
 /// Dict<K, V> in cells: accepts Dict or Map, converting keys and values (copies when needed).
 template <typename K, typename V>
-struct TypeTraits<Dict<K, V>>
-    : public details::MapTypeTraitsBase<Dict<K, V>, K, V, TypeIndex::kTVMFFIDict> {
-  using Base = details::MapTypeTraitsBase<Dict<K, V>, K, V, TypeIndex::kTVMFFIDict>;
-  static std::string TypeStr() { return Base::TypeStrOf("Dict"); }
-  static std::string TypeSchema() { return Base::TypeSchemaOfKey(StaticTypeKey::kTVMFFIDict); }
+struct TypeTraits<Dict<K, V>> : public MapTypeTraitsBase<TypeTraits<Dict<K, V>>, Dict<K, V>, K, V> {
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIObject;  // as Apache
+  static constexpr int32_t kPrimaryTypeIndex = TypeIndex::kTVMFFIDict;
+  static constexpr int32_t kOtherTypeIndex = TypeIndex::kTVMFFIMap;
+  static constexpr const char* kTypeName = "Dict";
+  static std::string TypeSchema() {
+    return MapTypeTraitsBase<TypeTraits<Dict<K, V>>, Dict<K, V>, K, V>::TypeSchemaOfKey(
+        StaticTypeKey::kTVMFFIDict);
+  }
 };
 
 }  // namespace ffi

@@ -61,6 +61,33 @@ class ListObj : public SeqBaseObj {
     ReserveForGrowth(TVMFFISeqCell::size + 1);
     EmplaceBackUnchecked(std::move(value));
   }
+  /// Inserts item before position idx (IndexError unless 0 <= idx <= size), growing as needed.
+  void insert(int64_t idx, Any item) {
+    ReserveForGrowth(TVMFFISeqCell::size + 1);
+    SeqBaseObj::insert(idx, std::move(item));
+  }
+  /// Inserts the values of [first, last) before position idx, growing as needed.
+  template <typename IterType>
+  void insert(int64_t idx, IterType first, IterType last) {
+    // Copied out first: the range may be this list, whose cells a reallocation moves.
+    std::vector<Any> items;
+    for (; first != last; ++first) items.emplace_back(*first);
+    ReserveForGrowth(TVMFFISeqCell::size + static_cast<int64_t>(items.size()));
+    SeqBaseObj::insert(idx, std::make_move_iterator(items.begin()),
+                       std::make_move_iterator(items.end()));
+  }
+  /// Shrinks to n elements or grows with None (ValueError when n < 0), growing as needed.
+  void resize(int64_t n) {
+    if (n > TVMFFISeqCell::capacity) Reserve(n);
+    SeqBaseObj::resize(n);
+  }
+  /// A new list of n copies of value.
+  static ObjectPtr<ListObj> CreateRepeated(int64_t n, const Any& value) {
+    if (n < 0) TVM_FFI_THROW(ValueError) << "cannot construct a List of negative size";
+    ObjectPtr<ListObj> obj = Empty(n);
+    obj->EnlargeBy(n, value);
+    return obj;
+  }
 
   static constexpr const int32_t _type_index = TypeIndex::kTVMFFIList;
   static constexpr bool _type_final = true;
@@ -79,16 +106,35 @@ template <typename T, typename = std::enable_if_t<details::container_storage_ena
 class List : public ObjectRef {
  public:
   using value_type = T;
-  using iterator = details::CellIterator<details::CellToElemConverter<T>, const TVMFFIAny*>;
-  using reverse_iterator = std::reverse_iterator<iterator>;
+  /// Reads a stored element as a T (the element is known to be one).
+  struct ValueConverter {
+    using ResultType = T;
+    static T convert(const Any& n) { return details::AnyUnsafe::CopyFromAnyViewAfterCheck<T>(n); }
+  };
+  using iterator = details::IterAdapter<ValueConverter, const Any*>;
+  using reverse_iterator = details::ReverseIterAdapter<ValueConverter, const Any*>;
 
   List() : ObjectRef(ListObj::Empty()) {}
   explicit List(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
   explicit List(UnsafeInit tag) : ObjectRef(tag) {}
   TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(List);
-  template <typename U,
-            typename = std::enable_if_t<details::type_contains_v<T, U> && !std::is_same_v<T, U>>>
+  /// Shares the list object of a list of a type every element of which is a T.
+  template <typename U, typename = std::enable_if_t<type_subsumes_v<T, U> && !std::is_same_v<T, U>>>
   List(const List<U>& other) : ObjectRef(details::ObjectUnsafe::GetObjectPtr(other)) {}  // NOLINT
+  /// Takes over the list object of a list of a type every element of which is a T.
+  template <typename U, typename = std::enable_if_t<type_subsumes_v<T, U> && !std::is_same_v<T, U>>>
+  List(List<U>&& other)  // NOLINT(google-explicit-constructor)
+      : ObjectRef(static_cast<ObjectRef&&>(other)) {}
+  /// Shares the list object of a list of a type every element of which is a T.
+  template <typename U, typename = std::enable_if_t<type_subsumes_v<T, U> && !std::is_same_v<T, U>>>
+  List& operator=(const List<U>& other) {
+    return *this = List(other);
+  }
+  /// Takes over the list object of a list of a type every element of which is a T.
+  template <typename U, typename = std::enable_if_t<type_subsumes_v<T, U> && !std::is_same_v<T, U>>>
+  List& operator=(List<U>&& other) {
+    return *this = List(std::move(other));
+  }
   template <typename It, typename = typename std::iterator_traits<It>::iterator_category>
   List(It first, It last) : List() {
     Assign(first, last);
@@ -102,8 +148,13 @@ class List : public ObjectRef {
 
   iterator begin() const { return iterator(Cells()); }
   iterator end() const { return iterator(Cells() + size()); }
-  reverse_iterator rbegin() const { return reverse_iterator(end()); }
-  reverse_iterator rend() const { return reverse_iterator(begin()); }
+  /// Walks from the last element to the first.
+  reverse_iterator rbegin() const {
+    return empty() ? reverse_iterator(Cells()) : reverse_iterator(Cells() + size() - 1);
+  }
+  reverse_iterator rend() const {
+    return empty() ? reverse_iterator(Cells()) : reverse_iterator(Cells() - 1);
+  }
 
   /// Element i; IndexError `Index <i> out of bounds <size>`.
   const T operator[](int64_t i) const { return Elem(Checked("index")->at(i)); }
@@ -171,12 +222,11 @@ class List : public ObjectRef {
   ListObj* get() const { return Obj(); }
 
   using ContainerType = ListObj;
+  static constexpr bool _type_container_is_exact = false;
   static constexpr bool _type_is_nullable = false;
 
  private:
-  static T Elem(const Any& value) {
-    return details::CellToElem<T>(details::AnyUnsafe::TVMFFIAnyPtrFromAny(value));
-  }
+  static T Elem(const Any& value) { return ValueConverter::convert(value); }
   ListObj* Obj() const { return static_cast<ListObj*>(data_.get()); }
   ListObj* Checked(const char* what) const {
     if (data_ == nullptr) {
@@ -185,21 +235,26 @@ class List : public ObjectRef {
     }
     return Obj();
   }
-  const TVMFFIAny* Cells() const {
-    return data_ != nullptr ? reinterpret_cast<const TVMFFIAny*>(Obj()->begin()) : nullptr;
-  }
+  const Any* Cells() const { return data_ != nullptr ? Obj()->begin() : nullptr; }
 };
 
 template <typename T>
 inline constexpr bool use_default_type_traits_v<List<T>> = false;
 
+/// A `List<U>` can be used as a `List<T>` as it is when every U is a T.
+template <typename T, typename U>
+inline constexpr bool type_subsumes_v<List<T>, List<U>> = type_subsumes_v<T, U>;
+
 /// List<T> in cells: accepts List or Array, converting elementwise (copies when needed).
 template <typename T>
-struct TypeTraits<List<T>> : public details::SeqTypeTraitsBase<List<T>, T, TypeIndex::kTVMFFIList> {
-  static std::string TypeStr() { return "List<" + details::Type2Str<T>::v() + ">"; }
+struct TypeTraits<List<T>> : public SeqTypeTraitsBase<TypeTraits<List<T>>, List<T>, T> {
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIList;
+  static constexpr int32_t kPrimaryTypeIndex = TypeIndex::kTVMFFIList;
+  static constexpr int32_t kOtherTypeIndex = TypeIndex::kTVMFFIArray;
+  static constexpr const char* kTypeName = "List";
+  static constexpr const char* kStaticTypeKey = StaticTypeKey::kTVMFFIList;
   static std::string TypeSchema() {
-    return details::SeqTypeTraitsBase<List<T>, T, TypeIndex::kTVMFFIList>::TypeSchema(
-        StaticTypeKey::kTVMFFIList);
+    return SeqTypeTraitsBase<TypeTraits<List<T>>, List<T>, T>::TypeSchema(kStaticTypeKey);
   }
 };
 

@@ -36,8 +36,13 @@ class MapObj : public MapBaseObj {
     return obj;
   }
   static void Adopt(ObjectPtr<MapObj>* self, ObjectPtr<MapObj> fresh) { *self = std::move(fresh); }
+  using MapBaseObj::Empty;
   /// A new empty map (small, capacity 2).
   static ObjectPtr<MapObj> Empty() { return NewSmall(2); }
+  /// A new map with the entries of src (the keys and values shared, not copied).
+  static ObjectPtr<Object> ShallowCopy(const MapObj* src) {
+    return details::MapOps<MapObj>::Copy(src);
+  }
 
   static constexpr const int32_t _type_index = TypeIndex::kTVMFFIMap;
   static constexpr bool _type_final = true;
@@ -118,12 +123,30 @@ class Map : public ObjectRef {
   explicit Map(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
   explicit Map(UnsafeInit tag) : ObjectRef(tag) {}
   TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(Map);
+  /// Shares the storage of a map whose every key is a K and every value a V.
   template <typename K2, typename V2,
-            typename = std::enable_if_t<details::type_contains_v<K, K2> &&
-                                        details::type_contains_v<V, V2> &&
+            typename = std::enable_if_t<type_subsumes_v<K, K2> && type_subsumes_v<V, V2> &&
                                         !(std::is_same_v<K, K2> && std::is_same_v<V, V2>)>>
   Map(const Map<K2, V2>& other)  // NOLINT(google-explicit-constructor): an implicit upcast
       : ObjectRef(details::ObjectUnsafe::GetObjectPtr(other)) {}
+  /// Takes over the storage of a map whose every key is a K and every value a V.
+  template <typename K2, typename V2,
+            typename = std::enable_if_t<type_subsumes_v<K, K2> && type_subsumes_v<V, V2> &&
+                                        !(std::is_same_v<K, K2> && std::is_same_v<V, V2>)>>
+  Map(Map<K2, V2>&& other)  // NOLINT(google-explicit-constructor): an implicit upcast
+      : ObjectRef(static_cast<ObjectRef&&>(other)) {}
+  template <typename K2, typename V2,
+            typename = std::enable_if_t<type_subsumes_v<K, K2> && type_subsumes_v<V, V2> &&
+                                        !(std::is_same_v<K, K2> && std::is_same_v<V, V2>)>>
+  Map& operator=(const Map<K2, V2>& other) {
+    return *this = Map(other);
+  }
+  template <typename K2, typename V2,
+            typename = std::enable_if_t<type_subsumes_v<K, K2> && type_subsumes_v<V, V2> &&
+                                        !(std::is_same_v<K, K2> && std::is_same_v<V, V2>)>>
+  Map& operator=(Map<K2, V2>&& other) {
+    return *this = Map(std::move(other));
+  }
   template <typename It, typename = typename std::iterator_traits<It>::iterator_category>
   Map(It first, It last) : Map() {
     for (; first != last; ++first) Set(first->first, first->second);
@@ -185,6 +208,7 @@ class Map : public ObjectRef {
   const MapObj* get() const { return GetMapObj(); }
 
   using ContainerType = MapObj;
+  static constexpr bool _type_container_is_exact = false;
   static constexpr bool _type_is_nullable = false;
 
  private:
@@ -204,6 +228,11 @@ inline Map<K, V> Merge(Map<K, V> lhs, const Map<K, V>& rhs) {
 
 template <typename K, typename V>
 inline constexpr bool use_default_type_traits_v<Map<K, V>> = false;
+
+/// A Map<KU, VU> can be used as a Map<K, V> as it is when every KU is a K and every VU a V.
+template <typename K, typename V, typename KU, typename VU>
+inline constexpr bool type_subsumes_v<Map<K, V>, Map<KU, VU>> =
+    type_subsumes_v<K, KU> && type_subsumes_v<V, VU>;
 
 }  // namespace ffi
 }  // namespace tvm

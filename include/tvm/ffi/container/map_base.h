@@ -5,16 +5,31 @@
 #define TVM_FFI_CONTAINER_MAP_BASE_H_
 
 #include <tvm/ffi/any.h>
+#include <tvm/ffi/container/container_details.h>
 #include <tvm/ffi/container/map_hash.h>
+#include <tvm/ffi/error.h>
 #include <tvm/ffi/object.h>
+#include <tvm/ffi/type_traits.h>
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <new>
+#include <optional>
+#include <string>
+#include <type_traits>
 #include <utility>
+#include <vector>
+
+/// Apache TVM FFI's check against a map changing under an iterator, active only in its builds
+/// with TVM_FFI_DEBUG_WITH_ABI_CHANGE; here it checks nothing.
+#ifndef TVM_FFI_MAP_FAIL_IF_CHANGED
+#define TVM_FFI_MAP_FAIL_IF_CHANGED()
+#endif
 
 namespace tvm {
 namespace ffi {
@@ -67,6 +82,16 @@ static_assert(kMapProbeTable.dist[15] == 15 && kMapProbeTable.dist[16] == 21 &&
 ///    (11400714819323198485 * hash) >> fib_shift_. List links use kInvalidIndex as "none".
 class MapBaseObj : public Object {
  public:
+  using key_type = Any;
+  using mapped_type = Any;
+  /// An entry as the iterator shows it; the storage of both layouts starts with these 32 bytes.
+  using KVType = std::pair<Any, Any>;
+  /// The raw cells of an entry.
+  struct KVRawStorageType {
+    TVMFFIAny first;
+    TVMFFIAny second;
+  };
+  class iterator;
   /// One small-layout entry.
   struct KVPair {
     Any first;
@@ -87,6 +112,8 @@ class MapBaseObj : public Object {
     uint64_t iter_list_tail_;
   };
   static constexpr uint64_t kSmallFlag = 1ULL << 63;
+  /// The bit of slots_ marking the small layout (Apache TVM FFI's name of kSmallFlag).
+  static constexpr uint64_t kSmallTagMask = kSmallFlag;
   static constexpr uint64_t kInvalidIndex = std::numeric_limits<uint64_t>::max();
   static constexpr uint8_t kEmptySlot = 0xFF;
   static constexpr uint8_t kProtectedSlot = 0xFE;
@@ -108,6 +135,47 @@ class MapBaseObj : public Object {
   size_t size() const { return static_cast<size_t>(size_); }
   bool empty() const { return size_ == 0; }
   bool IsSmall() const { return (slots_ & kSmallFlag) != 0; }
+  bool IsSmallMap() const { return IsSmall(); }
+
+  // ---- the std::unordered_map-like interface (keys hashed and compared like Map keys)
+  /// 1 when key is present, else 0.
+  size_t count(const key_type& key) const { return Find(key) != IterEnd() ? 1 : 0; }
+  /// The value of key; KeyError `key is not in Map` when absent.
+  const mapped_type& at(const key_type& key) const { return ValueAt(FindOrThrow(key)); }
+  mapped_type& at(const key_type& key) { return ValueAt(FindOrThrow(key)); }
+  /// Iteration in insertion order over the entries (std::pair<Any, Any>&).
+  inline iterator begin() const;
+  inline iterator end() const;
+  /// The entry of key, or end().
+  inline iterator find(const key_type& key) const;
+  /// Removes the entry at position (nothing for end() or an iterator of another map).
+  inline void erase(const iterator& position);
+  /// Removes key if present.
+  void erase(const key_type& key) {
+    uint64_t pos = Find(key);
+    if (pos != IterEnd()) EraseAt(pos);
+  }
+  /// Removes every entry (the capacity stays).
+  void clear() { ClearEntries(); }
+
+  // ---- building maps of a concrete kind MapObjType (MapObj or DictObj)
+  /// A new empty map.
+  template <typename MapObjType>
+  static inline ObjectPtr<Object> Empty();
+  /// A new map of the (key, value) pairs of [first, last), a later key overwriting the value.
+  template <typename MapObjType, typename IterType>
+  static inline ObjectPtr<Object> CreateFromRange(IterType first, IterType last);
+  /// Sets kv.first to kv.second in map: in place when there is room (returns nullptr), else in
+  /// a new, larger map that is returned (map itself is then left unchanged).
+  template <typename MapObjType>
+  static inline ObjectPtr<Object> InsertMaybeReHash(KVType&& kv, const ObjectPtr<Object>& map);
+  /// A new map with the entries of from, in order.
+  template <typename MapObjType>
+  static inline ObjectPtr<Object> CopyFrom(MapBaseObj* from);
+  /// Exchanges entries and storage with other, in place, so that every handle to this object
+  /// sees other's entries. Both must have room for the dense layout: DictObj, or a map already
+  /// in the dense layout (InternalError otherwise).
+  inline void InplaceSwitchTo(ObjectPtr<Object>&& other);
   /// Small layout: the number of pairs data_ can hold. Dense: the slot count.
   uint64_t NumSlots() const { return slots_ & ~kSmallFlag; }
 
@@ -171,6 +239,19 @@ class MapBaseObj : public Object {
     return true;
   }
   KVPair* Pairs() const { return static_cast<KVPair*>(data_); }
+  /// The entry at position i, in either layout.
+  KVType& EntryAt(uint64_t i) const { return *reinterpret_cast<KVType*>(&KeyAt(i)); }
+  /// Position of key; KeyError `key is not in Map` when absent.
+  uint64_t FindOrThrow(const key_type& key) const {
+    uint64_t pos = Find(key);
+    if (pos == IterEnd()) TVM_FFI_THROW(KeyError) << "key is not in Map";
+    return pos;
+  }
+  /// Whether i is the position of a live entry.
+  bool IsLivePosition(uint64_t i) const {
+    if (IsSmall()) return i < size_;
+    return i < NumSlots() && Meta(i) != kEmptySlot && Meta(i) != kProtectedSlot;
+  }
 
   // ---- storage setup (used by the Map/Dict factories)
   /// Points this object at a small-layout buffer of cap pairs (no entries).
@@ -220,10 +301,239 @@ class MapBaseObj : public Object {
 static_assert(sizeof(MapBaseObj) == 56, "MapBaseObj must be 56 bytes");
 static_assert(sizeof(MapBaseObj::KVPair) == 32 && sizeof(MapBaseObj::DenseItem) == 48,
               "map entry sizes");
+static_assert(sizeof(MapBaseObj::KVType) == 32 && std::is_standard_layout_v<MapBaseObj::KVType> &&
+                  offsetof(MapBaseObj::KVType, second) == 16 &&
+                  offsetof(MapBaseObj::KVPair, second) == 16 &&
+                  offsetof(MapBaseObj::DenseItem, value) == 16,
+              "an entry of either layout must read as a KVType");
+
+/// Position in a map's insertion order: a pair index (small layout, end = size) or a slot
+/// (dense layout, end = kInvalidIndex). Dereferences to the stored std::pair<Any, Any>.
+class MapBaseObj::iterator {
+ public:
+  using iterator_category = std::forward_iterator_tag;
+  using difference_type = int64_t;
+  using value_type = KVType;
+  using pointer = KVType*;
+  using reference = KVType&;
+
+  iterator() : index(0), self(nullptr) {}
+  bool operator==(const iterator& other) const {
+    return index == other.index && self == other.self;
+  }
+  bool operator!=(const iterator& other) const { return !(*this == other); }
+  pointer operator->() const { return &self->EntryAt(index); }
+  reference operator*() const { return self->EntryAt(index); }
+  /// The next entry (end() after the last one, and at end()).
+  iterator& operator++() {
+    if (self->IsSmall()) {
+      index = index + 1 < self->size_ ? index + 1 : self->size_;
+    } else if (index != kInvalidIndex) {
+      index = self->IterNext(index);
+    }
+    return *this;
+  }
+  /// The previous entry; end() before the first one, and the last entry before end().
+  iterator& operator--() {
+    if (self->IsSmall()) {
+      index = index > 0 ? index - 1 : self->size_;
+    } else {
+      index = self->IterPrev(index);
+    }
+    return *this;
+  }
+  iterator operator++(int) {
+    iterator copy = *this;
+    ++*this;
+    return copy;
+  }
+  iterator operator--(int) {
+    iterator copy = *this;
+    --*this;
+    return copy;
+  }
+
+ protected:
+  iterator(uint64_t index, const MapBaseObj* self) : index(index), self(self) {}
+  uint64_t index;
+  const MapBaseObj* self;
+
+  friend class MapBaseObj;
+  friend class SmallMapBaseObj;
+  friend class DenseMapBaseObj;
+};
+
+inline MapBaseObj::iterator MapBaseObj::begin() const { return iterator(IterBegin(), this); }
+inline MapBaseObj::iterator MapBaseObj::end() const { return iterator(IterEnd(), this); }
+inline MapBaseObj::iterator MapBaseObj::find(const key_type& key) const {
+  return iterator(Find(key), this);
+}
+inline void MapBaseObj::erase(const iterator& position) {
+  if (position.self == this && IsLivePosition(position.index)) EraseAt(position.index);
+}
+
+/// A map in the small layout, seen with Apache TVM FFI's class of that name. Maps of either
+/// layout are MapBaseObj (whose members serve both); this view only adds the layout's names.
+class SmallMapBaseObj : public MapBaseObj {
+ public:
+  using MapBaseObj::iterator;
+  using MapBaseObj::KVType;
+  /// The number of pairs the storage holds.
+  uint64_t NumSlots() const { return slots_ & ~kSmallTagMask; }
+  size_t count(const key_type& key) const { return MapBaseObj::count(key); }
+  const mapped_type& at(const key_type& key) const { return MapBaseObj::at(key); }
+  mapped_type& at(const key_type& key) { return MapBaseObj::at(key); }
+  iterator begin() const { return MapBaseObj::begin(); }
+  iterator end() const { return MapBaseObj::end(); }
+  iterator find(const key_type& key) const { return MapBaseObj::find(key); }
+  void erase(const iterator& position) { MapBaseObj::erase(position); }
+  void clear() { MapBaseObj::clear(); }
+};
+
+/// A map in the dense layout, seen with Apache TVM FFI's class of that name (see
+/// SmallMapBaseObj); its fields are the 24 bytes that follow MapBaseObj in that layout.
+class DenseMapBaseObj : public MapBaseObj {
+ public:
+  using MapBaseObj::iterator;
+  /// The number of slots (a power of two).
+  uint64_t NumSlots() const { return slots_; }
+  size_t count(const key_type& key) const { return MapBaseObj::count(key); }
+  const mapped_type& at(const key_type& key) const { return MapBaseObj::at(key); }
+  mapped_type& at(const key_type& key) { return MapBaseObj::at(key); }
+  iterator begin() const { return MapBaseObj::begin(); }
+  iterator end() const { return MapBaseObj::end(); }
+  iterator find(const key_type& key) const { return MapBaseObj::find(key); }
+  void erase(const iterator& position) { MapBaseObj::erase(position); }
+  void clear() { MapBaseObj::clear(); }
+
+ protected:
+  /// The distance from a chain member to the next one, by the jump index in its metadata byte.
+  static uint64_t NextProbeLocation(size_t index) {
+    return index < details::MapProbeTable::kNumJumpDists ? details::kMapProbeTable.dist[index] : 0;
+  }
+  /// 64 - log2(NumSlots()): the slot of a hash is (11400714819323198485 * hash) >> fib_shift_.
+  uint32_t fib_shift_;
+  /// The first and last slot of the insertion order (kInvalidIndex when empty).
+  uint64_t iter_list_head_;
+  uint64_t iter_list_tail_;
+};
+
+static_assert(sizeof(DenseMapBaseObj) == sizeof(MapBaseObj) + sizeof(MapBaseObj::DenseExt),
+              "DenseMapBaseObj's fields must be the dense layout's extension");
 
 }  // namespace ffi
 }  // namespace tvm
 
 #include <tvm/ffi/container/map_dense_ops.h>
+
+namespace tvm {
+namespace ffi {
+
+namespace details {
+
+/// The object a Map/Dict cell (or an rvalue reference to one) holds, or nullptr.
+inline const MapBaseObj* MapFromCell(const TVMFFIAny* src) {
+  const TVMFFIObject* obj = nullptr;
+  if (src->type_index == TypeIndex::kTVMFFIMap || src->type_index == TypeIndex::kTVMFFIDict) {
+    obj = src->v_obj;
+  } else if (src->type_index == TypeIndex::kTVMFFIObjectRValueRef) {
+    obj = *static_cast<TVMFFIObject**>(src->v_ptr);
+    if (obj == nullptr ||
+        (obj->type_index != TypeIndex::kTVMFFIMap && obj->type_index != TypeIndex::kTVMFFIDict)) {
+      return nullptr;
+    }
+  }
+  return static_cast<const MapBaseObj*>(ObjectUnsafe::FromHandle(const_cast<TVMFFIObject*>(obj)));
+}
+
+}  // namespace details
+
+/// TypeTraits shared by the map references MapRef of K -> V (Map, Dict). Derived (the
+/// TypeTraits specialisation) provides kPrimaryTypeIndex (its own object), kOtherTypeIndex (the
+/// other map kind, accepted by conversion) and kTypeName.
+template <typename Derived, typename MapRef, typename K, typename V>
+// NOLINTNEXTLINE(bugprone-crtp-constructor-accessibility): a public base, as Apache's
+struct MapTypeTraitsBase : public TypeTraitsBase {
+  /// The traits of MapRef as a plain object reference.
+  using Base = ObjectRefTypeTraitsBase<MapRef>;
+
+  static void CopyToAnyView(const MapRef& src, TVMFFIAny* result) {
+    Base::CopyToAnyView(src, result);
+  }
+  static void MoveToAny(MapRef src, TVMFFIAny* result) { Base::MoveToAny(std::move(src), result); }
+  static bool CheckAnyStrict(const TVMFFIAny* src) {
+    return src->type_index == Derived::kPrimaryTypeIndex && AllStrict(details::MapFromCell(src));
+  }
+  static MapRef CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    return Base::CopyFromAnyViewAfterCheck(src);
+  }
+  static MapRef MoveFromAnyAfterCheck(TVMFFIAny* src) { return Base::MoveFromAnyAfterCheck(src); }
+  /// Shares the object when it already is a MapRef, otherwise converts every entry (copying).
+  static std::optional<MapRef> TryCastFromAnyView(const TVMFFIAny* src) {
+    const MapBaseObj* m = details::MapFromCell(src);
+    if (m == nullptr) return std::nullopt;
+    if (m->type_index() == Derived::kPrimaryTypeIndex && AllStrict(m)) {
+      return details::ObjectUnsafe::ObjectRefFromObjectPtr<MapRef>(
+          details::ObjectUnsafe::ObjectPtrFromUnowned<Object>(static_cast<const Object*>(m)));
+    }
+    std::vector<std::pair<K, V>> items;
+    items.reserve(m->size());
+    for (uint64_t i = m->IterBegin(); i != m->IterEnd(); i = m->IterNext(i)) {
+      std::optional<K> key = details::ElemTraits<K>::TryCast(Cell(m->KeyAt(i)));
+      if (!key.has_value()) return std::nullopt;
+      std::optional<V> value = details::ElemTraits<V>::TryCast(Cell(m->ValueAt(i)));
+      if (!value.has_value()) return std::nullopt;
+      items.emplace_back(*std::move(key), *std::move(value));
+    }
+    return MapRef(items.begin(), items.end());
+  }
+  /// `Map[some key is <info>, V]` or `Map[K, some value is <info>]` for the first bad entry.
+  static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
+    const MapBaseObj* m = details::MapFromCell(src);
+    if (m == nullptr || src->type_index == TypeIndex::kTVMFFIObjectRValueRef) {
+      return Base::GetMismatchTypeInfo(src);
+    }
+    std::string kind = m->type_index() == TypeIndex::kTVMFFIMap ? "Map[" : "Dict[";
+    for (uint64_t i = m->IterBegin(); i != m->IterEnd(); i = m->IterNext(i)) {
+      if (!details::ElemTraits<K>::TryCast(Cell(m->KeyAt(i))).has_value()) {
+        return kind + "some key is " + details::ElemTraits<K>::MismatchInfo(Cell(m->KeyAt(i))) +
+               ", " + details::Type2Str<V>::v() + "]";
+      }
+      if (!details::ElemTraits<V>::TryCast(Cell(m->ValueAt(i))).has_value()) {
+        return kind + details::Type2Str<K>::v() + ", some value is " +
+               details::ElemTraits<V>::MismatchInfo(Cell(m->ValueAt(i))) + "]";
+      }
+    }
+    return TypeIndexToTypeKey(src->type_index);
+  }
+  /// `<kTypeName><K, V>`, e.g. `Map<str, int>`.
+  static std::string TypeStr() {
+    return std::string(Derived::kTypeName) + "<" + details::Type2Str<K>::v() + ", " +
+           details::Type2Str<V>::v() + ">";
+  }
+  static std::string TypeSchemaOfKey(const char* key) {
+    return std::string("{\"type\":\"") + key + "\",\"args\":[" + details::TypeSchemaOf<K>::v() +
+           "," + details::TypeSchemaOf<V>::v() + "]}";
+  }
+
+ private:
+  static const TVMFFIAny* Cell(const Any& value) {
+    return details::AnyUnsafe::TVMFFIAnyPtrFromAny(value);
+  }
+  static bool AllStrict(const MapBaseObj* m) {
+    if constexpr (!(std::is_same_v<K, Any> && std::is_same_v<V, Any>)) {
+      for (uint64_t i = m->IterBegin(); i != m->IterEnd(); i = m->IterNext(i)) {
+        if (!details::ElemTraits<K>::CheckStrict(Cell(m->KeyAt(i))) ||
+            !details::ElemTraits<V>::CheckStrict(Cell(m->ValueAt(i)))) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+};
+
+}  // namespace ffi
+}  // namespace tvm
 
 #endif  // TVM_FFI_CONTAINER_MAP_BASE_H_

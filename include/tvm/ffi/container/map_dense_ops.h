@@ -271,6 +271,47 @@ inline void MapBaseObj::EraseAt(uint64_t i) {
   --size_;
 }
 
+template <typename MapObjType>
+inline ObjectPtr<Object> MapBaseObj::Empty() {
+  return MapObjType::NewSmall(2);
+}
+
+template <typename MapObjType, typename IterType>
+inline ObjectPtr<Object> MapBaseObj::CreateFromRange(IterType first, IterType last) {
+  ObjectPtr<MapObjType> map = MapObjType::NewSmall(2);
+  for (; first != last; ++first) {
+    auto&& kv = *first;
+    details::MapOps<MapObjType>::InsertOrAssign(&map, Any(kv.first), Any(kv.second));
+  }
+  return map;
+}
+
+template <typename MapObjType>
+inline ObjectPtr<Object> MapBaseObj::InsertMaybeReHash(KVType&& kv, const ObjectPtr<Object>& map) {
+  ObjectPtr<MapObjType> target = details::ObjectUnsafe::ObjectPtrFromUnowned<MapObjType>(map.get());
+  details::MapOps<MapObjType>::InsertOrAssign(&target, std::move(kv.first), std::move(kv.second));
+  if (target.get() == map.get()) return ObjectPtr<Object>(nullptr);
+  return target;
+}
+
+template <typename MapObjType>
+inline ObjectPtr<Object> MapBaseObj::CopyFrom(MapBaseObj* from) {
+  return details::MapOps<MapObjType>::Copy(from);
+}
+
+inline void MapBaseObj::InplaceSwitchTo(ObjectPtr<Object>&& other) {
+  auto has_room = [](const MapBaseObj* m) {
+    return m->type_index() == TypeIndex::kTVMFFIDict || !m->IsSmall();
+  };
+  MapBaseObj* from = static_cast<MapBaseObj*>(other.get());
+  if (from == nullptr || !has_room(this) || !has_room(from)) {
+    TVM_FFI_THROW(InternalError)
+        << "InplaceSwitchTo: both maps need room for the dense layout (a Dict, or a dense Map)";
+  }
+  SwapStorage(from);
+  other.reset();
+}
+
 template <typename Destroy>
 inline void MapBaseObj::ClearEntriesWith(Destroy destroy, bool keep_layout) {
   if (data_ == nullptr) return;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// container/seq_base.h: SeqBaseObj, the shared part of Array and List (TVMFFISeqCell of Any cells).
+// container/seq_base.h: SeqBaseObj, the shared part of Array and List (TVMFFISeqCell of Any cells),
+// and SeqTypeTraitsBase, the TypeTraits both build on.
 #ifndef TVM_FFI_CONTAINER_SEQ_BASE_H_
 #define TVM_FFI_CONTAINER_SEQ_BASE_H_
 
@@ -8,11 +9,16 @@
 #include <tvm/ffi/container/container_details.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/object.h>
+#include <tvm/ffi/type_traits.h>
 
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <new>
+#include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace tvm {
 namespace ffi {
@@ -26,10 +32,17 @@ namespace details {
   TVM_FFI_THROW(IndexError) << what << " on empty sequence";
   TVM_FFI_UNREACHABLE();
 }
+[[noreturn]] TVM_FFI_COLD_CODE inline void ThrowSeqCapacity(int64_t need, int64_t capacity) {
+  TVM_FFI_THROW(ValueError) << "Not enough capacity: " << need << " elements needed, " << capacity
+                            << " available";
+  TVM_FFI_UNREACHABLE();
+}
 }  // namespace details
 
 /// Header + TVMFFISeqCell; `data` holds `capacity` owning cells of which `size` are live.
 /// The cells are plain bytes (Any is trivially relocatable), so moving them is a memmove.
+/// The in-place editing members (insert, resize, ...) never reallocate: they throw ValueError
+/// when the capacity is too small (ListObj hides them with versions that grow).
 class SeqBaseObj : public Object, public TVMFFISeqCell {
  public:
   SeqBaseObj() {
@@ -74,11 +87,77 @@ class SeqBaseObj : public Object, public TVMFFISeqCell {
   /// Replaces element i (bounds checked).
   void SetItem(int64_t i, Any value) {
     if (i < 0 || i >= TVMFFISeqCell::size) details::ThrowIndexOutOfBounds(i, TVMFFISeqCell::size);
-    MutableBegin()[i] = std::move(value);
+    SetItemAfterCheck(i, std::move(value));
+  }
+  /// Replaces element i, which the caller has checked to be in range.
+  void SetItemAfterCheck(int64_t i, Any value) { MutableBegin()[i] = std::move(value); }
+  /// Overwrites the live elements idx, idx + 1, ... with the values of [first, last)
+  /// (IndexError when they do not all fit within the size). Returns this.
+  template <typename IterType>
+  SeqBaseObj* InitRange(int64_t idx, IterType first, IterType last) {
+    int64_t count = static_cast<int64_t>(std::distance(first, last));
+    if (idx < 0 || count < 0 || idx + count > TVMFFISeqCell::size) {
+      details::ThrowIndexOutOfBounds(idx < 0 ? idx : idx + count, TVMFFISeqCell::size);
+    }
+    for (Any* dst = MutableBegin() + idx; first != last; ++first, ++dst) *dst = Any(*first);
+    return this;
   }
   /// Destroys every element (the buffer stays).
   void clear() { ShrinkBy(TVMFFISeqCell::size); }
+  /// Removes the last element (IndexError when empty).
+  void pop_back() {
+    if (empty()) details::ThrowEmptySeq("pop_back");
+    ShrinkBy(1);
+  }
+  /// Removes element idx (IndexError when out of range).
+  void erase(int64_t idx) {
+    if (idx < 0 || idx >= TVMFFISeqCell::size) {
+      details::ThrowIndexOutOfBounds(idx, TVMFFISeqCell::size);
+    }
+    EraseRange(idx, idx + 1);
+  }
+  /// Removes the elements [first, last) (IndexError unless 0 <= first <= last <= size).
+  void erase(int64_t first, int64_t last) {
+    if (first == last) return;
+    if (first < 0 || last > TVMFFISeqCell::size || first > last) {
+      TVM_FFI_THROW(IndexError) << "Erase range [" << first << ", " << last << ") out of bounds "
+                                << TVMFFISeqCell::size;
+    }
+    EraseRange(first, last);
+  }
+  /// Inserts item before position idx (0 <= idx <= size; the capacity must have room).
+  void insert(int64_t idx, Any item) {
+    CheckInsertPosition(idx);
+    RequireCapacity(TVMFFISeqCell::size + 1);
+    OpenGap(idx, 1);
+    new (MutableBegin() + idx) Any(std::move(item));
+  }
+  /// Inserts the values of [first, last) before position idx (the capacity must have room).
+  template <typename IterType>
+  void insert(int64_t idx, IterType first, IterType last) {
+    CheckInsertPosition(idx);
+    std::vector<Any> items;
+    for (; first != last; ++first) items.emplace_back(*first);
+    int64_t count = static_cast<int64_t>(items.size());
+    if (count == 0) return;
+    RequireCapacity(TVMFFISeqCell::size + count);
+    OpenGap(idx, count);
+    Any* dst = MutableBegin() + idx;
+    for (Any& item : items) new (dst++) Any(std::move(item));
+  }
+  /// Shrinks to n elements or grows with None (the capacity must have room; n >= 0).
+  void resize(int64_t n) {
+    if (n < 0) TVM_FFI_THROW(ValueError) << "Cannot resize to negative size";
+    if (n < TVMFFISeqCell::size) return ShrinkBy(TVMFFISeqCell::size - n);
+    RequireCapacity(n);
+    EnlargeBy(n - TVMFFISeqCell::size);
+  }
 
+  /// Constructs the uninitialised cell idx from args (the caller accounts for the size).
+  template <typename... Args>
+  void EmplaceInit(size_t idx, Args&&... args) {
+    new (MutableBegin() + idx) Any(std::forward<Args>(args)...);
+  }
   /// Appends one element; the caller guarantees size < capacity.
   void EmplaceBackUnchecked(Any value) {
     new (MutableEnd()) Any(std::move(value));
@@ -91,8 +170,21 @@ class SeqBaseObj : public Object, public TVMFFISeqCell {
     TVMFFISeqCell::size -= n;
   }
   /// Appends n copies of value; the caller guarantees the capacity.
-  void EnlargeBy(int64_t n, const Any& value) {
+  void EnlargeBy(int64_t n, const Any& value = Any()) {
     for (int64_t i = 0; i < n; ++i) EmplaceBackUnchecked(value);
+  }
+  /// Move-assigns the live elements [src_begin, src_end) to dst, dst, ... (dst < src_begin).
+  void MoveElementsLeft(int64_t dst, int64_t src_begin, int64_t src_end) {
+    Any* base = MutableBegin();
+    for (int64_t i = src_begin; i < src_end; ++i) base[dst++] = std::move(base[i]);
+  }
+  /// Move-assigns the live elements [src_begin, src_end) so that they start at dst, copying
+  /// the last first (dst > src_begin).
+  void MoveElementsRight(int64_t dst, int64_t src_begin, int64_t src_end) {
+    Any* base = MutableBegin();
+    for (int64_t i = src_end, j = dst + (src_end - src_begin); i > src_begin;) {
+      base[--j] = std::move(base[--i]);
+    }
   }
   /// Opens a gap of n uninitialised cells at position pos (capacity must allow it).
   void OpenGap(int64_t pos, int64_t n) {
@@ -128,6 +220,15 @@ class SeqBaseObj : public Object, public TVMFFISeqCell {
   static constexpr bool _type_mutable = true;
 
  private:
+  void CheckInsertPosition(int64_t idx) const {
+    if (idx < 0 || idx > TVMFFISeqCell::size) {
+      TVM_FFI_THROW(IndexError) << "Index " << idx << " out of bounds [0, " << TVMFFISeqCell::size
+                                << "]";
+    }
+  }
+  void RequireCapacity(int64_t need) const {
+    if (need > TVMFFISeqCell::capacity) details::ThrowSeqCapacity(need, TVMFFISeqCell::capacity);
+  }
   /// memmove of count cells; nothing at all when count is 0, where the cells of a list that
   /// never had a buffer are NULL (passing NULL to memmove is undefined even for 0 bytes).
   static void MoveCells(Any* dst, Any* src, int64_t count) {
@@ -138,6 +239,99 @@ class SeqBaseObj : public Object, public TVMFFISeqCell {
 };
 
 static_assert(sizeof(Any) == sizeof(TVMFFIAny), "Any must be one TVMFFIAny cell");
+
+namespace details {
+/// The object an Array/List cell (or an rvalue reference to one) holds, or nullptr.
+inline const SeqBaseObj* SeqFromCell(const TVMFFIAny* src) {
+  const TVMFFIObject* obj = nullptr;
+  if (IsSeqTypeIndex(src->type_index)) {
+    obj = src->v_obj;
+  } else if (src->type_index == TypeIndex::kTVMFFIObjectRValueRef) {
+    obj = *static_cast<TVMFFIObject**>(src->v_ptr);
+    if (obj == nullptr || !IsSeqTypeIndex(obj->type_index)) return nullptr;
+  }
+  return static_cast<const SeqBaseObj*>(ObjectUnsafe::FromHandle(const_cast<TVMFFIObject*>(obj)));
+}
+}  // namespace details
+
+/// TypeTraits shared by the sequence references SeqRef of T (Array, List). Derived (the
+/// TypeTraits specialisation) provides kPrimaryTypeIndex (its own object), kOtherTypeIndex (the
+/// other sequence, accepted by conversion) and kTypeName.
+template <typename Derived, typename SeqRef, typename T>
+// NOLINTNEXTLINE(bugprone-crtp-constructor-accessibility): a public base, as Apache's
+struct SeqTypeTraitsBase : public TypeTraitsBase {
+  /// The traits of SeqRef as a plain object reference.
+  using Base = ObjectRefTypeTraitsBase<SeqRef>;
+
+  static void CopyToAnyView(const SeqRef& src, TVMFFIAny* result) {
+    Base::CopyToAnyView(src, result);
+  }
+  static void MoveToAny(SeqRef src, TVMFFIAny* result) { Base::MoveToAny(std::move(src), result); }
+  /// Whether src is a Derived::kPrimaryTypeIndex object whose every element is exactly a T.
+  static bool CheckAnyStrict(const TVMFFIAny* src) {
+    if (src->type_index != Derived::kPrimaryTypeIndex) return false;
+    return AllStrict(details::SeqFromCell(src));
+  }
+  static SeqRef CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    return Base::CopyFromAnyViewAfterCheck(src);
+  }
+  static SeqRef MoveFromAnyAfterCheck(TVMFFIAny* src) { return Base::MoveFromAnyAfterCheck(src); }
+  /// Shares the object when it is already a SeqRef, otherwise converts every element (copying).
+  static std::optional<SeqRef> TryCastFromAnyView(const TVMFFIAny* src) {
+    const SeqBaseObj* seq = details::SeqFromCell(src);
+    if (seq == nullptr) return std::nullopt;
+    if (seq->type_index() == Derived::kPrimaryTypeIndex && AllStrict(seq)) {
+      return details::ObjectUnsafe::ObjectRefFromObjectPtr<SeqRef>(
+          details::ObjectUnsafe::ObjectPtrFromUnowned<Object>(static_cast<const Object*>(seq)));
+    }
+    std::vector<T> items;
+    items.reserve(seq->size());
+    for (const Any& item : *seq) {
+      std::optional<T> converted =
+          details::ElemTraits<T>::TryCast(details::AnyUnsafe::TVMFFIAnyPtrFromAny(item));
+      if (!converted.has_value()) return std::nullopt;
+      items.push_back(*std::move(converted));
+    }
+    return SeqRef(items.begin(), items.end());
+  }
+  /// `Array[index <i>: <info>]` (or `List[...]`) for the first element that does not convert.
+  static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
+    const SeqBaseObj* seq = details::SeqFromCell(src);
+    if (seq == nullptr || src->type_index == TypeIndex::kTVMFFIObjectRValueRef) {
+      return Base::GetMismatchTypeInfo(src);
+    }
+    const char* kind = seq->type_index() == TypeIndex::kTVMFFIArray ? "Array" : "List";
+    for (size_t i = 0; i < seq->size(); ++i) {
+      const TVMFFIAny* cell = details::AnyUnsafe::TVMFFIAnyPtrFromAny(seq->begin()[i]);
+      if (!details::ElemTraits<T>::TryCast(cell).has_value()) {
+        return std::string(kind) + "[index " + std::to_string(i) + ": " +
+               details::ElemTraits<T>::MismatchInfo(cell) + "]";
+      }
+    }
+    return TypeIndexToTypeKey(src->type_index);
+  }
+  /// `<kTypeName><T>`, e.g. `Array<int>`.
+  static std::string TypeStr() {
+    return std::string(Derived::kTypeName) + "<" + details::Type2Str<T>::v() + ">";
+  }
+  /// `{"type":"<key>","args":[<schema of T>]}`.
+  static std::string TypeSchema(const char* key) {
+    return std::string("{\"type\":\"") + key + "\",\"args\":[" + details::TypeSchemaOf<T>::v() +
+           "]}";
+  }
+
+ private:
+  static bool AllStrict(const SeqBaseObj* seq) {
+    if constexpr (!std::is_same_v<T, Any>) {
+      for (const Any& item : *seq) {
+        if (!details::ElemTraits<T>::CheckStrict(details::AnyUnsafe::TVMFFIAnyPtrFromAny(item))) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+};
 
 }  // namespace ffi
 }  // namespace tvm

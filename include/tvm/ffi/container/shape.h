@@ -61,6 +61,7 @@ class ShapeView {
 /// Shape object: header + TVMFFIShapeCell, the values stored inline right after 40 bytes.
 class ShapeObj : public Object, public TVMFFIShapeCell {
  public:
+  using index_type = int64_t;
   ShapeObj() {
     TVMFFIShapeCell::data = nullptr;
     TVMFFIShapeCell::size = 0;
@@ -88,6 +89,58 @@ class ShapeObj : public Object, public TVMFFIShapeCell {
 
 static_assert(sizeof(ShapeObj) == 40, "ShapeObj must be the header plus TVMFFIShapeCell");
 
+namespace details {
+/// A shape object whose values live in a std::vector it owns.
+class ShapeObjStdImpl : public ShapeObj {
+ public:
+  explicit ShapeObjStdImpl(std::vector<int64_t> other) : values_(std::move(other)) {
+    this->data = values_.data();
+    this->size = values_.size();
+  }
+
+ private:
+  std::vector<int64_t> values_;
+};
+
+/// A new shape of `length` values stored inline, left uninitialised; *mutable_data (when
+/// mutable_data is not null) is set to where they are, for the caller to fill.
+inline ObjectPtr<ShapeObj> MakeEmptyShape(size_t length, int64_t** mutable_data) {
+  ObjectPtr<ShapeObj> obj = make_inplace_array_object<ShapeObj, int64_t>(length);
+  int64_t* values =
+      reinterpret_cast<int64_t*>(reinterpret_cast<char*>(obj.get()) + sizeof(ShapeObj));
+  obj->data = values;
+  obj->size = length;
+  if (mutable_data != nullptr) *mutable_data = values;
+  return obj;
+}
+
+/// A new shape with copies of the values of [begin, end), stored inline.
+template <typename IterType>
+inline ObjectPtr<ShapeObj> MakeInplaceShape(IterType begin, IterType end) {
+  int64_t* values = nullptr;
+  ObjectPtr<ShapeObj> obj = MakeEmptyShape(static_cast<size_t>(std::distance(begin, end)), &values);
+  for (; begin != end; ++begin) *values++ = static_cast<int64_t>(*begin);
+  return obj;
+}
+
+/// Writes the compact row-major strides of shape to out_strides (shape.size() values).
+inline void FillStridesFromShape(ShapeView shape, int64_t* out_strides) {
+  int64_t stride = 1;
+  for (size_t i = shape.size(); i > 0; --i) {
+    out_strides[i - 1] = stride;
+    stride *= shape[i - 1];
+  }
+}
+
+/// A new shape object holding the compact row-major strides of shape.
+inline ObjectPtr<ShapeObj> MakeStridesFromShape(ShapeView shape) {
+  int64_t* strides = nullptr;
+  ObjectPtr<ShapeObj> obj = MakeEmptyShape(shape.size(), &strides);
+  FillStridesFromShape(shape, strides);
+  return obj;
+}
+}  // namespace details
+
 /// Immutable shape (non-nullable reference to a ShapeObj).
 class Shape : public ObjectRef {
  public:
@@ -106,13 +159,7 @@ class Shape : public ObjectRef {
 
   /// Row-major compact strides of a shape.
   static Shape StridesFromShape(ShapeView shape) {
-    std::vector<int64_t> strides(shape.size());
-    int64_t stride = 1;
-    for (size_t i = shape.size(); i > 0; --i) {
-      strides[i - 1] = stride;
-      stride *= shape[i - 1];
-    }
-    return Shape(strides);
+    return Shape(details::MakeStridesFromShape(shape));
   }
   operator ShapeView() const { return ShapeView(data(), size()); }  // NOLINT(*)
   const int64_t* data() const { return get()->TVMFFIShapeCell::data; }
@@ -126,8 +173,9 @@ class Shape : public ObjectRef {
   const int64_t* end() const { return data() + size(); }
   int64_t Product() const { return ShapeView(*this).Product(); }
 
-  const ShapeObj* get() const { return static_cast<const ShapeObj*>(data_.get()); }
-  const ShapeObj* operator->() const { return get(); }
+  using __PtrType = const ShapeObj*;  // NOLINT(bugprone-reserved-identifier): Apache's name
+  __PtrType get() const { return static_cast<const ShapeObj*>(data_.get()); }
+  __PtrType operator->() const { return get(); }
   using ContainerType = ShapeObj;
   static constexpr bool _type_is_nullable = false;
 };
@@ -145,6 +193,7 @@ inline constexpr bool use_default_type_traits_v<Shape> = false;
 /// Shape in cells: accepts Shape, or an Array/List of ints (copied).
 template <>
 struct TypeTraits<Shape> : public ObjectRefTypeTraitsBase<Shape> {
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIShape;  // as Apache
   static std::optional<Shape> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == TypeIndex::kTVMFFINone) return std::nullopt;
     if (std::optional<Shape> shape = ObjectRefTypeTraitsBase<Shape>::TryCastFromAnyView(src)) {

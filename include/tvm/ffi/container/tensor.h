@@ -76,8 +76,8 @@ class Tensor : public ObjectRef {
   static Tensor FromNDAlloc(TNDAlloc alloc, ShapeView shape, DLDataType dtype, DLDevice device,
                             Extra&&... extra) {
     details::CheckAllocatableShape(shape, dtype);
-    return Tensor(make_inplace_array_object<details::NDAllocTensorObj<TNDAlloc>, int64_t>(
-        2 * shape.size(), std::move(alloc), shape, std::nullopt, dtype, device,
+    return Tensor(make_inplace_array_object<details::TensorObjFromNDAlloc<TNDAlloc>, int64_t>(
+        2 * shape.size(), std::move(alloc), shape, std::optional<ShapeView>(), dtype, device,
         std::forward<Extra>(extra)...));
   }
 
@@ -89,8 +89,8 @@ class Tensor : public ObjectRef {
       TVM_FFI_THROW(ValueError) << "shape and strides must have the same size.";
     }
     details::CheckAllocatableShape(shape, dtype);
-    return Tensor(make_inplace_array_object<details::NDAllocTensorObj<TNDAlloc>, int64_t>(
-        2 * shape.size(), std::move(alloc), shape, strides, dtype, device,
+    return Tensor(make_inplace_array_object<details::TensorObjFromNDAlloc<TNDAlloc>, int64_t>(
+        2 * shape.size(), std::move(alloc), shape, std::optional<ShapeView>(strides), dtype, device,
         std::forward<Extra>(extra)...));
   }
 
@@ -145,6 +145,8 @@ class Tensor : public ObjectRef {
 
  protected:
   const TensorObj* get() const { return static_cast<const TensorObj*>(data_.get()); }
+  /// The object, mutable (for subclasses that edit it in place).
+  TensorObj* get_mutable() const { return static_cast<TensorObj*>(data_.get()); }
 
  private:
   static Tensor FromHandle(TVMFFIObjectHandle handle) {

@@ -73,13 +73,37 @@ inline DLTensor StridedPrototype(const DLTensor& tensor, ShapeView shape, ShapeV
 
 /// A tensor whose data comes from an NDAlloc-style allocator object kept inside it:
 /// `AllocData(DLTensor*, extra...)` runs at construction, `FreeData(DLTensor*)` at destruction.
-/// Shape and strides are stored inline after the object.
+/// Shape and strides are stored inline after the object, which make_inplace_array_object
+/// must allocate with room for 2 * ndim int64 values.
 template <typename TNDAlloc>
-class NDAllocTensorObj : public TensorObj {
+class TensorObjFromNDAlloc : public TensorObj {
  public:
+  using Self = TensorObjFromNDAlloc<TNDAlloc>;
+
+  /// A compact tensor of the given shape.
   template <typename... Extra>
-  NDAllocTensorObj(TNDAlloc alloc, ShapeView shape, std::optional<ShapeView> strides,
-                   DLDataType dtype, DLDevice device, Extra&&... extra)
+  TensorObjFromNDAlloc(TNDAlloc alloc, ShapeView shape, DLDataType dtype, DLDevice device,
+                       Extra&&... extra)
+      : TensorObjFromNDAlloc(std::move(alloc), shape, std::optional<ShapeView>(), dtype, device,
+                             std::forward<Extra>(extra)...) {}
+  /// A tensor with the fields of prototype, whose shape and strides (which must not be NULL
+  /// when it has dimensions) are copied.
+  template <typename... Extra>
+  TensorObjFromNDAlloc(TNDAlloc alloc, const DLTensor& prototype, Extra&&... extra)
+      : alloc_(std::move(alloc)) {
+    *static_cast<DLTensor*>(this) = prototype;
+    this->shape = InlineTensorValues(this);
+    this->strides = this->shape + prototype.ndim;
+    TVM_FFI_ICHECK(prototype.strides != nullptr || prototype.ndim == 0)
+        << "TensorObjFromNDAlloc: the prototype has no strides";
+    std::copy(prototype.shape, prototype.shape + prototype.ndim, this->shape);
+    std::copy(prototype.strides, prototype.strides + prototype.ndim, this->strides);
+    alloc_.AllocData(static_cast<DLTensor*>(this), std::forward<Extra>(extra)...);
+  }
+  /// A tensor of the given shape, with the given strides or (nullopt) compact ones.
+  template <typename... Extra>
+  TensorObjFromNDAlloc(TNDAlloc alloc, ShapeView shape, std::optional<ShapeView> strides,
+                       DLDataType dtype, DLDevice device, Extra&&... extra)
       : alloc_(std::move(alloc)) {
     this->ndim = static_cast<int32_t>(shape.size());
     this->dtype = dtype;
@@ -96,10 +120,35 @@ class NDAllocTensorObj : public TensorObj {
     }
     alloc_.AllocData(static_cast<DLTensor*>(this), std::forward<Extra>(extra)...);
   }
-  ~NDAllocTensorObj() { alloc_.FreeData(static_cast<DLTensor*>(this)); }
+  ~TensorObjFromNDAlloc() { alloc_.FreeData(static_cast<DLTensor*>(this)); }
 
  private:
   TNDAlloc alloc_;
+};
+
+/// A tensor viewing the data of a DLPack capsule (DLManagedTensor or DLManagedTensorVersioned),
+/// whose deleter runs when the tensor dies. With extra_strides_at_tail the capsule's strides are
+/// ignored and compact ones are stored inline after the object (make_inplace_array_object with
+/// room for ndim int64 values).
+template <typename TDLPackManagedTensor>
+class TensorObjFromDLPack : public TensorObj {
+ public:
+  using Self = TensorObjFromDLPack<TDLPackManagedTensor>;
+
+  explicit TensorObjFromDLPack(TDLPackManagedTensor* tensor, bool extra_strides_at_tail)
+      : tensor_(tensor) {
+    *static_cast<DLTensor*>(this) = tensor_->dl_tensor;
+    if (extra_strides_at_tail) {
+      this->strides = InlineTensorValues(this);
+      FillCompactStrides(this->shape, this->ndim, this->strides);
+    }
+  }
+  ~TensorObjFromDLPack() {
+    if (tensor_->deleter != nullptr) tensor_->deleter(tensor_);
+  }
+
+ private:
+  TDLPackManagedTensor* tensor_;
 };
 
 }  // namespace details

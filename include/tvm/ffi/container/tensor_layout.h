@@ -5,6 +5,8 @@
 #define TVM_FFI_CONTAINER_TENSOR_LAYOUT_H_
 
 #include <dlpack/dlpack.h>
+#include <tvm/ffi/c_api.h>
+#include <tvm/ffi/error.h>
 #include <tvm/ffi/object.h>
 
 #include <cstddef>
@@ -96,10 +98,35 @@ class TensorObj : public Object, public DLTensor {
  public:
   TensorObj() : DLTensor{} {}
 
+  /// A new legacy DLPack capsule sharing the data and holding one reference to this tensor.
+  DLManagedTensor* ToDLPack() const {
+    DLManagedTensor* out = nullptr;
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFITensorToDLPack(details::ObjectUnsafe::GetHeader(this), &out));
+    return out;
+  }
+  /// A new versioned DLPack capsule sharing the data and holding one reference to this tensor.
+  DLManagedTensorVersioned* ToDLPackVersioned() const {
+    DLManagedTensorVersioned* out = nullptr;
+    TVM_FFI_CHECK_SAFE_CALL(
+        TVMFFITensorToDLPackVersioned(details::ObjectUnsafe::GetHeader(this), &out));
+    return out;
+  }
+
   static constexpr const int32_t _type_index = TypeIndex::kTVMFFITensor;
   static constexpr bool _type_final = true;
   static constexpr uint32_t _type_child_slots = 0;
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFITensor, TensorObj, Object);
+
+ protected:
+  /// Deleter of a capsule (allocated with new) whose manager_ctx holds one reference to a
+  /// TensorObj: releases the reference, then the capsule.
+  template <typename TDLManagedTensor>
+  static void DLManagedTensorDeleter(TDLManagedTensor* tensor) {
+    details::ObjectUnsafe::DecRefObjectHandle(static_cast<TensorObj*>(tensor->manager_ctx));
+    delete tensor;
+  }
+
+  friend class Tensor;
 };
 
 static_assert(sizeof(TensorObj) == 72, "TensorObj must be the header plus a DLTensor");

@@ -37,7 +37,7 @@ template <typename Target, typename Source>
 struct TupleShares : std::false_type {};
 template <typename... Types, typename... U>
 struct TupleShares<Tuple<Types...>, Tuple<U...>>
-    : std::bool_constant<sizeof...(Types) == sizeof...(U) && (type_contains_v<Types, U> && ...)> {};
+    : std::bool_constant<sizeof...(Types) == sizeof...(U) && (type_subsumes_v<Types, U> && ...)> {};
 }  // namespace details
 
 /// A fixed-arity tuple of Types... whose elements live in an (immutable, copy-on-write) ArrayObj.
@@ -100,6 +100,7 @@ class Tuple : public ObjectRef {
   const ArrayObj* operator->() const { return get(); }
 
   using ContainerType = ArrayObj;
+  static constexpr bool _type_container_is_exact = false;
   static constexpr bool _type_is_nullable = false;
 
  private:
@@ -154,7 +155,7 @@ template <typename... Types>
 struct TypeTraits<Tuple<Types...>> : public TypeTraitsBase {
   using Self = Tuple<Types...>;
   using RefTraits = ObjectRefTypeTraitsBase<Self>;
-  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIArray;
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIObject;  // as Apache
   static constexpr size_t kArity = sizeof...(Types);
 
   static void CopyToAnyView(const Self& src, TVMFFIAny* result) {
@@ -212,6 +213,50 @@ struct TypeTraits<Tuple<Types...>> : public TypeTraitsBase {
     return out + "]}";
   }
 
+  /// Whether the cells src_arr[I], src_arr[I + 1], ... are strictly a T, Rest... (Any accepts
+  /// everything).
+  template <size_t I, typename T, typename... Rest>
+  static bool CheckAnyStrictHelper(const TVMFFIAny* src_arr) {
+    if (!details::ElemTraits<T>::CheckStrict(src_arr + I)) return false;
+    if constexpr (sizeof...(Rest) > 0) {
+      return CheckAnyStrictHelper<I + 1, Rest...>(src_arr);
+    } else {
+      return true;
+    }
+  }
+  /// `Array[index <i>: <info>]` for the first of arr[I], arr[I + 1], ... that does not convert
+  /// to its type among T, Rest... (InternalError when they all do).
+  template <size_t I, typename T, typename... Rest>
+  static std::string GetMismatchTypeInfoHelper(const Any* arr) {
+    const TVMFFIAny* cell = details::AnyUnsafe::TVMFFIAnyPtrFromAny(arr[I]);
+    if (!details::ElemTraits<T>::TryCast(cell).has_value()) {
+      return "Array[index " + std::to_string(I) + ": " +
+             details::ElemTraits<T>::MismatchInfo(cell) + "]";
+    }
+    if constexpr (sizeof...(Rest) > 0) {
+      return GetMismatchTypeInfoHelper<I + 1, Rest...>(arr);
+    } else {
+      TVM_FFI_THROW(InternalError) << "GetMismatchTypeInfoHelper: every element converts";
+      TVM_FFI_UNREACHABLE();
+    }
+  }
+  /// Converts arr[I], arr[I + 1], ... in place to T, Rest...; false at the first that does not
+  /// convert (the elements before it stay converted).
+  template <size_t I, typename T, typename... Rest>
+  static bool TryConvertElements(Any* arr) {
+    if constexpr (!std::is_same_v<T, Any>) {
+      std::optional<T> converted =
+          details::ElemTraits<T>::TryCast(details::AnyUnsafe::TVMFFIAnyPtrFromAny(arr[I]));
+      if (!converted.has_value()) return false;
+      arr[I] = Any(*std::move(converted));
+    }
+    if constexpr (sizeof...(Rest) > 0) {
+      return TryConvertElements<I + 1, Rest...>(arr);
+    } else {
+      return true;
+    }
+  }
+
  private:
   static const TVMFFIAny* CellAt(const SeqBaseObj* seq, size_t i) {
     return details::AnyUnsafe::TVMFFIAnyPtrFromAny(seq->begin()[i]);
@@ -243,6 +288,12 @@ struct TypeTraits<Tuple<Types...>> : public TypeTraitsBase {
     static_cast<void>((check(I, details::ElemTraits<Types>{}) || ...));
   }
 };
+
+/// A Tuple<U...> can be used as a Tuple<T...> as it is when every U is its T.
+template <typename... T, typename... U>
+inline constexpr bool
+    type_subsumes_v<Tuple<T...>, Tuple<U...>, std::enable_if_t<sizeof...(T) == sizeof...(U)>> =
+        (type_subsumes_v<T, U> && ...);
 
 }  // namespace ffi
 }  // namespace tvm

@@ -4,8 +4,10 @@
 #define TVM_FFI_CONTAINER_VARIANT_H_
 
 #include <tvm/ffi/any.h>
+#include <tvm/ffi/object.h>
 #include <tvm/ffi/type_traits.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -19,6 +21,13 @@ template <typename... V>
 class Variant {
  public:
   static_assert(sizeof...(V) >= 1, "Variant needs at least one alternative");
+  static constexpr bool _type_container_is_exact = false;
+  /// Whether every T can be held as one of the alternatives without conversion.
+  template <typename T>
+  static constexpr bool variant_contains_v = (type_subsumes_v<V, T> || ...);
+  /// SFINAE helper: valid only when variant_contains_v<T>.
+  template <typename T>
+  using enable_if_variant_contains_t = std::enable_if_t<variant_contains_v<T>>;
 
   /// From a value convertible to one of the alternatives.
   template <typename T, typename = std::enable_if_t<(std::is_convertible_v<T, V> || ...) &&
@@ -46,8 +55,22 @@ class Variant {
   }
   /// The held value.
   const Any& value() const { return data_; }
+  /// The type key of the held value (e.g. "ffi.Array", "int").
+  std::string GetTypeKey() const { return data_.GetTypeKey(); }
+  /// Whether both hold the same object (or equal plain values).
+  bool same_as(const Variant& other) const { return data_.same_as(other.data_); }
 
  private:
+  friend struct ObjectPtrHash;
+  friend struct ObjectPtrEqual;
+  /// The object held, for identity hashing and equality; every alternative must be an ObjectRef.
+  const Object* GetObjectPtrForHashEqual() const {
+    static_assert((std::is_base_of_v<ObjectRef, V> && ...),
+                  "ObjectPtrHash and ObjectPtrEqual need a Variant of ObjectRef types");
+    const TVMFFIAny* cell = details::AnyUnsafe::TVMFFIAnyPtrFromAny(data_);
+    if (cell->type_index < TypeIndex::kTVMFFIStaticObjectBegin) return nullptr;
+    return details::ObjectUnsafe::FromHandle(cell->v_obj);
+  }
   template <typename T>
   static Any Convert(T&& value) {
     return Any(std::forward<T>(value));
@@ -80,9 +103,19 @@ struct TypeTraits<Variant<V...>> : public TypeTraitsBase {
   /// The first alternative passing a strict check, else the first that converts.
   static std::optional<Self> TryCastFromAnyView(const TVMFFIAny* src) {
     if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
-    std::optional<Self> result;
-    ((result.has_value() ? void() : TryOne<V>(src, &result)), ...);
-    return result;
+    return TryVariantTypes<V...>(src);
+  }
+  /// src converted to the first of VariantType, Rest... that accepts it, or nullopt.
+  template <typename VariantType, typename... Rest>
+  static std::optional<Self> TryVariantTypes(const TVMFFIAny* src) {
+    if (std::optional<VariantType> value = TypeTraits<VariantType>::TryCastFromAnyView(src)) {
+      return Self(Any(*std::move(value)), nullptr);
+    }
+    if constexpr (sizeof...(Rest) > 0) {
+      return TryVariantTypes<Rest...>(src);
+    } else {
+      return std::nullopt;
+    }
   }
   static std::string TypeStr() {
     std::string out;
@@ -94,15 +127,24 @@ struct TypeTraits<Variant<V...>> : public TypeTraitsBase {
     ((out += (out.empty() ? "" : ",") + details::TypeSchemaOf<V>::v()), ...);
     return "{\"type\":\"Variant\",\"args\":[" + out + "]}";
   }
-
- private:
-  template <typename T>
-  static void TryOne(const TVMFFIAny* src, std::optional<Self>* result) {
-    if (std::optional<T> value = TypeTraits<T>::TryCastFromAnyView(src)) {
-      *result = Self(Any(std::move(*value)), nullptr);
-    }
-  }
 };
+
+/// Identity hash of the object a Variant of ObjectRef types holds.
+template <typename... V>
+inline size_t ObjectPtrHash::operator()(const Variant<V...>& a) const {
+  return std::hash<const Object*>()(a.GetObjectPtrForHashEqual());
+}
+
+/// Whether two Variants of ObjectRef types hold the same object.
+template <typename... V>
+inline bool ObjectPtrEqual::operator()(const Variant<V...>& a, const Variant<V...>& b) const {
+  return a.GetObjectPtrForHashEqual() == b.GetObjectPtrForHashEqual();
+}
+
+/// A T can be held in a Variant as it is when one alternative takes every T.
+template <typename... V, typename T>
+inline constexpr bool type_subsumes_v<Variant<V...>, T> =
+    std::is_same_v<Variant<V...>, T> || (type_subsumes_v<V, T> || ...);
 
 }  // namespace ffi
 }  // namespace tvm

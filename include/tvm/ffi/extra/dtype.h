@@ -116,4 +116,16 @@ struct dtype_trait<__hip_fp4x2_e2m1> : details::dtypes::fixed_trait<kDLFloat4_e2
 
 }  // namespace ffi
 }  // namespace tvm
+
+/// The 0.1.13 spelling: the same traits under the top-level namespace tvm_ffi (specialize them
+/// in tvm::ffi).
+namespace tvm_ffi {
+using ::tvm::ffi::dtype_trait;
+namespace details {
+namespace dtypes {
+using ::tvm::ffi::details::dtypes::float_trait;
+using ::tvm::ffi::details::dtypes::integer_trait;
+}  // namespace dtypes
+}  // namespace details
+}  // namespace tvm_ffi
 #endif  // TVM_FFI_EXTRA_DTYPE_H_

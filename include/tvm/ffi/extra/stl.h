@@ -23,6 +23,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <iterator>
 #include <map>
@@ -38,6 +39,50 @@
 namespace tvm {
 namespace ffi {
 namespace details {
+
+/// Thrown by STLTypeTrait::ConstructFromAny when an element does not convert.
+struct STLTypeMismatch : public std::exception {
+  const char* what() const noexcept override { return "STL type mismatch"; }
+};
+
+/// A base for user traits of STL-like types (Apache's helper): never storable in containers;
+/// protected helpers move an object into a cell, borrow one out, and convert an element.
+struct STLTypeTrait : public TypeTraitsBase {
+  static constexpr bool storage_enabled = false;
+
+ protected:
+  /// Hands the reference of src (not null) over to result.
+  template <typename T>
+  static void MoveToAnyImpl(ObjectPtr<T>&& src, TVMFFIAny* result) {
+    TVMFFIObject* header = ObjectUnsafe::MoveObjectPtrToTVMFFIObjectPtr(std::move(src));
+    result->type_index = header->type_index;
+    result->zero_padding = 0;
+    TVM_FFI_CLEAR_PTR_PADDING_IN_FFI_ANY(result);
+    result->v_obj = header;
+  }
+  /// A new reference to the object of an object cell.
+  template <typename T>
+  static ObjectPtr<T> CopyFromAnyImpl(const TVMFFIAny* src) {
+    return ObjectUnsafe::ObjectPtrFromUnowned<T>(src->v_obj);
+  }
+  /// value converted to T; STLTypeMismatch when it does not convert.
+  template <typename T>
+  static T ConstructFromAny(const Any& value) {
+    if constexpr (std::is_same_v<T, Any>) {
+      return value;
+    } else {
+      std::optional<T> converted =
+          TypeTraits<T>::TryCastFromAnyView(AnyUnsafe::TVMFFIAnyPtrFromAny(value));
+      if (!converted.has_value()) throw STLTypeMismatch{};
+      return *std::move(converted);
+    }
+  }
+};
+
+/// Tags whose TypeTraits give user traits of list-like (ListTemplate) and map-like
+/// (MapTemplate) STL types their building helpers.
+struct ListTemplate {};
+struct MapTemplate {};
 
 /// Whether TypeTraits<T>::CopyToAnyView builds a new object (so that the cell owns a reference).
 template <typename T, typename = void>
@@ -634,6 +679,83 @@ struct TypeTraits<std::function<R(Args...)>> : public TypeTraitsBase {
     return "{\"type\":\"std::function\",\"named_args\":{\"return\":[" +
            details::TypeSchemaOf<std::decay_t<R>>::v() + "],\"params\":[" +
            details::STLJoinTypeSchema<Args...>(", ") + "]}}";
+  }
+};
+
+/// Base of the traits of list-like STL types: protected helpers build an ffi.Array from a
+/// tuple-like value or a range.
+template <>
+struct TypeTraits<details::ListTemplate> : public details::STLTypeTrait {
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIArray;
+
+ protected:
+  /// An Array of the elements of a tuple-like value (std::tuple, std::pair, std::array).
+  template <typename Tuple>
+  static ObjectPtr<ArrayObj> CopyToTuple(const Tuple& src) {
+    return TupleToArray(src, std::make_index_sequence<std::tuple_size_v<Tuple>>{});
+  }
+  /// Like CopyToTuple, moving the elements out of src.
+  template <typename Tuple>
+  static ObjectPtr<ArrayObj> MoveToTuple(Tuple&& src) {
+    return TupleToArray(std::forward<Tuple>(src),
+                        std::make_index_sequence<std::tuple_size_v<std::decay_t<Tuple>>>{});
+  }
+  /// An Array of the elements of a sized range.
+  template <typename Range>
+  static ObjectPtr<ArrayObj> CopyToArray(const Range& src) {
+    return RangeToArray(std::begin(src), std::size(src));
+  }
+  /// Like CopyToArray, moving the elements out of src.
+  template <typename Range>
+  static ObjectPtr<ArrayObj> MoveToArray(Range&& src) {
+    return RangeToArray(std::make_move_iterator(std::begin(src)), std::size(src));
+  }
+
+ private:
+  template <typename Tuple, size_t... I>
+  static ObjectPtr<ArrayObj> TupleToArray(Tuple&& src, std::index_sequence<I...>) {
+    ObjectPtr<ArrayObj> array = ArrayObj::Empty(static_cast<int64_t>(sizeof...(I)));
+    (array->EmplaceBackUnchecked(Any(std::get<I>(std::forward<Tuple>(src)))), ...);
+    return array;
+  }
+  template <typename Iter>
+  static ObjectPtr<ArrayObj> RangeToArray(Iter first, size_t size) {
+    ObjectPtr<ArrayObj> array = ArrayObj::Empty(static_cast<int64_t>(size));
+    for (size_t i = 0; i < size; ++i, ++first) array->EmplaceBackUnchecked(Any(*first));
+    return array;
+  }
+};
+
+/// Base of the traits of map-like STL types: protected helpers build an ffi.Map from one and
+/// one from an ffi.Map cell.
+template <>
+struct TypeTraits<details::MapTemplate> : public details::STLTypeTrait {
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIMap;
+
+ protected:
+  /// A Map of the (key, value) pairs of src.
+  template <typename MapType>
+  static ObjectPtr<Object> CopyToMap(const MapType& src) {
+    return MapObj::CreateFromRange<MapObj>(std::begin(src), std::end(src));
+  }
+  /// Like CopyToMap, moving the pairs out of src.
+  template <typename MapType>
+  static ObjectPtr<Object> MoveToMap(MapType&& src) {
+    return MapObj::CreateFromRange<MapObj>(std::make_move_iterator(std::begin(src)),
+                                           std::make_move_iterator(std::end(src)));
+  }
+  /// A MapType of the entries of the Map or Dict cell src, each key and value converted
+  /// (STLTypeMismatch when one does not convert); reserved first when CanReserve.
+  template <typename MapType, bool CanReserve>
+  static MapType ConstructMap(const TVMFFIAny* src) {
+    MapType result;
+    ObjectPtr<MapBaseObj> map = CopyFromAnyImpl<MapBaseObj>(src);
+    if constexpr (CanReserve) result.reserve(map->size());
+    for (const auto& [key, value] : *map) {
+      result.try_emplace(ConstructFromAny<typename MapType::key_type>(key),
+                         ConstructFromAny<typename MapType::mapped_type>(value));
+    }
+    return result;
   }
 };
 

@@ -689,6 +689,11 @@ TVM_FFI_INLINE bool MutateResultHasType(const Any& data) noexcept {
   TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN_IMPL_(TVM_FFI_STR_CONCAT(tvm_ffi_s_mutate_, __COUNTER__), \
                                           Type, Name, ResultExpr, false)
 
+/// TVM_FFI_UNSAFE_S_MUTATE_ASSIGN_OR_RETURN with the name of its result variable given (Apache's
+/// spelling of the expansion).
+#define TVM_FFI_UNSAFE_S_MUTATE_ASSIGN_OR_RETURN_IMPL_(Result, Type, Name, ResultExpr) \
+  TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN_IMPL_(Result, Type, Name, ResultExpr, false)
+
 /// The state and var remap shared by the map and mutate engines; Parent layers of the engines
 /// derive from it (see StructuralMapEngine).
 class StructuralMapEngineBase : public StructuralMutatorObj {
@@ -744,6 +749,10 @@ class StructuralMapEngineBase : public StructuralMutatorObj {
   }
   TVM_FFI_COLD_CODE static Unexpected<Error> DescentTypeError() noexcept {
     return Unexpected(Error("TypeError", "structural mutate: descent changed the node type", ""));
+  }
+  /// DescentTypeError as an Expected<Any> (Apache's name).
+  TVM_FFI_COLD_CODE static Expected<Any> SMutateDescentTypeError() noexcept {
+    return DescentTypeError();
   }
 
   template <typename Parent, WalkOrder order, typename... Callbacks>

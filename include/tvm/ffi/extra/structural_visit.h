@@ -25,6 +25,7 @@
 
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/c_api.h>
+#include <tvm/ffi/c_thread_api.h>
 #include <tvm/ffi/cast.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/tuple.h>
@@ -38,10 +39,6 @@
 #include <tvm/ffi/optional.h>
 #include <tvm/ffi/reflection/accessor.h>
 #include <tvm/ffi/reflection/native_function.h>
-
-#if defined(__linux__)
-#include <pthread.h>
-#endif
 
 #include <algorithm>
 #include <cstddef>
@@ -95,34 +92,15 @@ namespace details {
 TVM_FFI_INLINE static Expected<Optional<VisitInterrupt>> VisitReflectedFieldsExpected(
     StructuralVisitorObj* visitor, const Object* obj) noexcept;
 
-/// Whether the calling thread's stack is nearly used up (less than a quarter of it, at most
-/// 256 KiB, is left): a structural descent into reflected fields (which may form a cycle through
-/// mutable objects) then fails with RecursionError instead of overflowing. Never true when the
-/// stack bounds are unknown, or for a frame on another stack (a fiber).
+/// Whether the calling thread's stack is nearly used up (TVMFFIThreadStackExhausted): a
+/// structural descent into reflected fields (which may form a cycle through mutable objects)
+/// then fails with RecursionError instead of overflowing. Never true on a runtime without that
+/// function.
 TVM_FFI_INLINE bool StructuralStackExhausted() noexcept {
-#if defined(__linux__)
-  struct Reserve {
-    uintptr_t low = 0;
-    uintptr_t floor = 0;
-  };
-  static thread_local const Reserve reserve = []() {
-    Reserve r;
-    pthread_attr_t attr;
-    if (pthread_getattr_np(pthread_self(), &attr) != 0) return r;
-    void* base = nullptr;
-    size_t size = 0;
-    int ret = pthread_attr_getstack(&attr, &base, &size);
-    pthread_attr_destroy(&attr);
-    if (ret != 0 || base == nullptr) return r;
-    r.low = reinterpret_cast<uintptr_t>(base);
-    r.floor = r.low + std::min<size_t>(size / 4, size_t{256} * 1024);
-    return r;
-  }();
-  uintptr_t here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
-  return here >= reserve.low && here < reserve.floor;
-#else
-  return false;
+#if TVM_FFI_THREAD_API_WEAK
+  if (TVMFFIThreadStackExhausted == nullptr) return false;
 #endif
+  return TVMFFIThreadStackExhausted() != 0;
 }
 
 /// The RecursionError of a structural descent that ran out of stack.
@@ -439,6 +417,18 @@ enum class WalkOrder : int32_t {
     }                                                                                        \
   } while (0)
 
+/// TVM_FFI_S_VISIT_MAYBE_EARLY_RETURN that first records Node in the visit error context of
+/// an Error result (0.1.13's spelling; Result is an Expected).
+#define TVM_FFI_S_VISIT_MAYBE_EARLY_RETURN_WITH_ERROR_CONTEXT(Result, Node)                  \
+  do {                                                                                       \
+    auto&& tvm_ffi_s_visit_result_ = (Result);                                               \
+    if (TVM_FFI_PREDICT_FALSE(                                                               \
+            ::tvm::ffi::details::StructuralVisitNeedEarlyReturn(tvm_ffi_s_visit_result_))) { \
+      return ::tvm::ffi::details::WithStructuralVisitErrorContext(                           \
+          ::std::move(tvm_ffi_s_visit_result_), (Node));                                     \
+    }                                                                                        \
+  } while (0)
+
 namespace details {
 
 /// The parameter type (without const and reference) that selects the values a callback takes.
@@ -590,6 +580,72 @@ class StructuralWalkEngine : public Parent {
 
   std::tuple<Callbacks...> callbacks_;
 };
+
+namespace details {
+
+/// Gives a dispatcher `(AnyView, TVMFFIDefRegionKind) -> Expected<WalkResult>` the one
+/// non-template call operator StructuralWalkEngine inspects.
+template <typename Dispatch>
+struct StructuralWalkDispatchAdapter {
+  Dispatch dispatch;
+  Expected<WalkResult> operator()(AnyView value, TVMFFIDefRegionKind kind) {
+    return dispatch(value, kind);
+  }
+};
+
+/// A walk visitor running one dispatcher `(AnyView value, TVMFFIDefRegionKind kind) ->
+/// Expected<WalkResult>` at every value (None excluded), before or after its children per
+/// order (the 0.1.13 building block of StructuralWalk; see StructuralWalkCallbackChain).
+template <WalkOrder order, typename Dispatch>
+class StructuralWalkCallbackVisitorObj
+    : public StructuralWalkEngine<StructuralVisitorObj, order,
+                                  StructuralWalkDispatchAdapter<Dispatch>> {
+ public:
+  /// A visitor calling dispatch at each value.
+  explicit StructuralWalkCallbackVisitorObj(Dispatch dispatch)
+      : StructuralWalkEngine<StructuralVisitorObj, order, StructuralWalkDispatchAdapter<Dispatch>>(
+            StructuralWalkDispatchAdapter<Dispatch>{std::move(dispatch)}) {}
+};
+
+/// Composes walk callbacks into one dispatcher for StructuralWalkCallbackVisitorObj.
+struct StructuralWalkCallbackChain {
+  /// A dispatcher `(AnyView value, TVMFFIDefRegionKind kind) -> Expected<WalkResult>` running
+  /// the first callback whose first parameter matches value, with (value) or (value, kind);
+  /// Advance when none matches. A thrown error becomes the returned error.
+  template <typename... Callbacks>
+  static auto FromChain(Callbacks... callbacks) {
+    return [callbacks...](AnyView value, TVMFFIDefRegionKind kind) mutable -> Expected<WalkResult> {
+      std::optional<Expected<WalkResult>> result;
+      (void)(TryLink(callbacks, value, kind, &result) || ...);
+      if (!result.has_value()) return WalkResult::Advance();
+      return *std::move(result);
+    };
+  }
+
+ private:
+  template <typename Callback>
+  static bool TryLink(Callback& callback, AnyView value, TVMFFIDefRegionKind kind,
+                      std::optional<Expected<WalkResult>>* out) noexcept {
+    using Info = FunctionInfo<std::decay_t<Callback>>;
+    static_assert(Info::num_args == 1 || Info::num_args == 2,
+                  "StructuralWalk callbacks take (value) or (value, def-region kind)");
+    using ValueType = StructuralCallbackValueType<Callback>;
+    std::optional<ValueType> matched = MatchStructuralCallbackValue<ValueType>(value);
+    if (!matched.has_value()) return false;
+    try {
+      if constexpr (Info::num_args == 1) {
+        out->emplace(callback(*std::move(matched)));
+      } else {
+        out->emplace(callback(*std::move(matched), kind));
+      }
+    } catch (...) {
+      out->emplace(StructuralCallbackError<WalkResult>());
+    }
+    return true;
+  }
+};
+
+}  // namespace details
 
 /// Walks root, running the first matching callback at every value (before or after its
 /// children, per order); see StructuralWalkEngine. The walk keeps no state: a shared value is

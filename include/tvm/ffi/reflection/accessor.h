@@ -8,9 +8,11 @@
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/object.h>
+#include <tvm/ffi/reflection/info_trait.h>
 #include <tvm/ffi/reflection/native_function.h>
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace tvm {
@@ -111,15 +113,22 @@ inline int CallFieldSetter(const TVMFFIFieldInfo* field, void* field_addr,
   return reinterpret_cast<TVMFFIFieldSetter>(field->setter)(field_addr, value);
 }
 
+/// Writes the field's default into the field at field_addr (calling the factory when
+/// DefaultFromFactory is set); returns the safe-call code (0 on success, else the error is left
+/// in the thread's raised slot).
+inline int CallFieldSetterToDefault(const TVMFFIFieldInfo* field, void* field_addr) noexcept {
+  if (!(field->flags & kTVMFFIFieldFlagBitMaskDefaultFromFactory)) {
+    return CallFieldSetter(field, field_addr, &field->default_value_or_factory);
+  }
+  TVM_FFI_SAFE_CALL_BEGIN();
+  Any made = AnyView::CopyFromTVMFFIAny(field->default_value_or_factory).cast<Function>()();
+  CallFieldSetter(field, field_addr, AnyView(made));
+  TVM_FFI_SAFE_CALL_END();
+}
+
 /// Sets a field to its default (calling the factory when DefaultFromFactory is set).
 inline void SetFieldToDefault(const TVMFFIFieldInfo* field, void* field_addr) {
-  AnyView stored = AnyView::CopyFromTVMFFIAny(field->default_value_or_factory);
-  if (field->flags & kTVMFFIFieldFlagBitMaskDefaultFromFactory) {
-    Any made = stored.cast<Function>()();
-    CallFieldSetter(field, field_addr, made);
-  } else {
-    CallFieldSetter(field, field_addr, stored);
-  }
+  TVM_FFI_CHECK_SAFE_CALL(CallFieldSetterToDefault(field, field_addr));
 }
 
 /// Reads one reflected field of objects.
@@ -135,6 +144,7 @@ class FieldGetter {
     TVM_FFI_CHECK_SAFE_CALL(field_->getter(FieldAddress(obj, field_), &result));
     return ffi::details::AnyUnsafe::MoveTVMFFIAnyToAny(&result);
   }
+  Any operator()(const ObjectPtr<Object>& obj) const { return (*this)(obj.get()); }
   Any operator()(const ObjectRef& obj) const { return (*this)(obj.get()); }
 
  private:
@@ -150,6 +160,7 @@ class FieldSetter {
   void operator()(const Object* obj, AnyView value) const {
     CallFieldSetter(field_, FieldAddress(obj, field_), value);
   }
+  void operator()(const ObjectPtr<Object>& obj, AnyView value) const { (*this)(obj.get(), value); }
   void operator()(const ObjectRef& obj, AnyView value) const { (*this)(obj.get(), value); }
 
  private:
@@ -182,6 +193,11 @@ class TypeAttrColumn {
  private:
   const TVMFFITypeAttrColumn* column_;
 };
+
+/// s (a NUL-terminated string that outlives the result) as a TVMFFIByteArray.
+inline constexpr TVMFFIByteArray AsByteArray(const char* s) {
+  return TVMFFIByteArray{s, std::char_traits<char>::length(s)};
+}
 
 /// A typed name of a type attribute column, e.g. `AttrKey<Function>{"__ffi_repr__"}`.
 template <typename T>

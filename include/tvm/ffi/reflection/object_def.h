@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// reflection/object_def.h: ObjectDef (fields, methods, constructors of an object type) and
-// TypeAttrDef (per-type attributes).
+// reflection/object_def.h: ObjectDef, the registration of the fields, methods and constructors
+// of an object type.
 #ifndef TVM_FFI_REFLECTION_OBJECT_DEF_H_
 #define TVM_FFI_REFLECTION_OBJECT_DEF_H_
 
@@ -8,8 +8,10 @@
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object_ptr_traits.h>
 #include <tvm/ffi/reflection/creator.h>
+#include <tvm/ffi/reflection/def_base.h>
 #include <tvm/ffi/reflection/field_traits.h>
 #include <tvm/ffi/reflection/registry.h>
+#include <tvm/ffi/reflection/type_attr_def.h>
 
 #include <exception>
 #include <optional>
@@ -23,54 +25,10 @@ namespace ffi {
 namespace reflection {
 namespace details {
 
-/// A TVMFFIByteArray viewing text (which must outlive the array).
-inline TVMFFIByteArray ByteArrayOf(std::string_view text) {
-  return TVMFFIByteArray{text.data(), text.size()};
-}
-
 /// The metadata JSON of a field or method: {"type_schema":"<schema>",<extra entries>}.
 inline std::string MetadataJSON(const std::string& type_schema, const DefExtras& extras) {
   return "{\"type_schema\":" + std::string(EscapeStringJSON(type_schema)) + extras.metadata_json +
          "}";
-}
-
-/// Applies one extra argument of def_ro/def_rw: a field trait, a docstring or Metadata.
-template <typename T>
-void ApplyFieldExtra(const T& extra, TVMFFIFieldInfo* info, DefExtras* extras) {
-  using D = std::decay_t<T>;
-  if constexpr (std::is_base_of_v<InfoTrait, D> && !std::is_base_of_v<Metadata, D>) {
-    extra.Apply(info);
-  } else {
-    extras->Apply(extra);
-  }
-}
-
-/// TVMFFIFieldGetter of a field of type T: copies the field into an owning cell.
-template <typename T>
-int FieldGetterOf(void* field_addr, TVMFFIAny* result) {
-  TVM_FFI_SAFE_CALL_BEGIN();
-  *result = ffi::details::AnyUnsafe::MoveAnyToTVMFFIAny(Any(*static_cast<const T*>(field_addr)));
-  TVM_FFI_SAFE_CALL_END();
-}
-
-/// TVMFFIFieldSetter of a field of type T: converts the view (TypeError on mismatch).
-template <typename T>
-int FieldSetterOf(void* field_addr, const TVMFFIAny* value) {
-  TVM_FFI_SAFE_CALL_BEGIN();
-  *static_cast<T*>(field_addr) = AnyView::CopyFromTVMFFIAny(*value).cast<T>();
-  TVM_FFI_SAFE_CALL_END();
-}
-
-/// TVMFFIObjectCreator of Class: a default-constructed (or UnsafeInit-constructed) object.
-template <typename Class>
-int ObjectCreatorOf(TVMFFIObjectHandle* result) {
-  TVM_FFI_SAFE_CALL_BEGIN();
-  if constexpr (std::is_default_constructible_v<Class>) {
-    *result = ffi::details::ObjectUnsafe::MoveObjectPtrToHandle(make_object<Class>());
-  } else {
-    *result = ffi::details::ObjectUnsafe::MoveObjectPtrToHandle(make_object<Class>(UnsafeInit{}));
-  }
-  TVM_FFI_SAFE_CALL_END();
 }
 
 /// Whether reflection can create Class: it has a default or an UnsafeInit constructor.
@@ -132,13 +90,6 @@ constexpr int32_t FieldStaticTypeIndexOf() {
   }
 }
 
-/// Registers a type attribute value for a type index.
-inline void RegisterTypeAttr(int32_t type_index, std::string_view name, const Any& value) {
-  TVMFFIByteArray name_arr = ByteArrayOf(name);
-  TVMFFIAny cell = AnyView(value).CopyToTVMFFIAny();
-  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterAttr(type_index, &name_arr, &cell));
-}
-
 /// Whether a type already has a value for type attribute `name`.
 inline bool HasTypeAttr(int32_t type_index, std::string_view name) {
   TVMFFIByteArray name_arr = ByteArrayOf(name);
@@ -150,70 +101,10 @@ inline bool HasTypeAttr(int32_t type_index, std::string_view name) {
 
 }  // namespace details
 
-/// Byte offset of a field from the object header (the handle), as TVMFFIFieldInfo records it.
-template <typename Class, typename T, typename Base>
-int64_t GetFieldByteOffsetToObject(T Base::* field) {
-  static_assert(std::is_base_of_v<Base, Class>, "the field must belong to Class or a base");
-  alignas(Class) unsigned char storage[sizeof(Class)] = {};
-  const Class* obj = reinterpret_cast<const Class*>(storage);
-  const char* field_addr = reinterpret_cast<const char*>(&(obj->*field));
-  const char* header = reinterpret_cast<const char*>(static_cast<const Object*>(obj));
-  return static_cast<int64_t>(field_addr - header);
-}
-
-/// Creates the type attribute column `name` (empty) if it does not exist yet.
-inline void EnsureTypeAttrColumn(std::string_view name) {
-  details::RegisterTypeAttr(kTVMFFINone, name, Any());
-}
-
-/// Registers type attributes of Class: TypeAttrDef<C>().def("__ffi_repr__", f).attr("k", 1).
-template <typename Class>
-class TypeAttrDef {
- public:
-  TypeAttrDef() : type_index_(Class::_GetOrAllocRuntimeTypeIndex()), type_key_(Class::_type_key) {}
-  TypeAttrDef(const TypeAttrDef&) = delete;
-  TypeAttrDef& operator=(const TypeAttrDef&) = delete;
-
-  /// Stores a callable as Function `<type_key>.<name>` (an FFI value is stored as is).
-  template <typename Func>
-  TypeAttrDef& def(const char* name, Func&& func) {
-    if constexpr (TypeTraitsNoCR<Func>::convert_enabled) {
-      return attr(name, std::forward<Func>(func));
-    } else {
-      return attr(name, Function::FromTyped(std::forward<Func>(func), type_key_ + "." + name));
-    }
-  }
-  /// Stores a value.
-  template <typename T>
-  TypeAttrDef& attr(const char* name, T&& value) {
-    details::RegisterTypeAttr(type_index_, name, Any(std::forward<T>(value)));
-    return *this;
-  }
-  /// Stores a value converted to the key's value type.
-  template <typename T, typename Value>
-  TypeAttrDef& attr(AttrKey<T> key, Value&& value) {
-    return attr(key.name, T(std::forward<Value>(value)));
-  }
-  /// `__ffi_convert__`: (value) -> TSelf, with the conversions TSelf's TypeTraits allow.
-  template <typename TSelf>
-  TypeAttrDef& def_convert() {
-    return def(type_attr::kConvert, &details::FFIConvertFromAnyViewToObjectRef<TSelf>);
-  }
-  /// Stores the native hook Fn through the key's hook type: `native_fn_attr<&F>(kKey)`.
-  template <auto Fn, typename T>
-  TypeAttrDef& native_fn_attr(AttrKey<T> key) {
-    return attr(key, T::template FromNative<Fn>());
-  }
-
- private:
-  int32_t type_index_;
-  std::string type_key_;
-};
-
 /// Registers the reflection of an object type: ObjectDef<Obj>().def_ro("a", &Obj::a, "doc").
 /// The type metadata (size, structural kind, creator, doc) is registered by the constructor.
 template <typename Class>
-class ObjectDef {
+class ObjectDef : public ReflectionDefBase {
  public:
   template <typename... Extra>
   explicit ObjectDef(Extra&&... extra)
@@ -347,9 +238,10 @@ class ObjectDef {
   }
 
   template <typename T, typename Base, typename... Extra>
-  void RegisterField(const char* name, T Base::* field, int64_t flags, Extra&&... extra) {
-    TVMFFIFieldInfo info;
+  void RegisterField(const char* name, T Base::* field, int64_t flags, const Extra&... extra) {
+    FieldInfoBuilder info;
     info.name = details::ByteArrayOf(name);
+    info.doc = TVMFFIByteArray{nullptr, 0};
     info.flags = flags;
     info.size = static_cast<int64_t>(sizeof(T));
     info.alignment = static_cast<int64_t>(alignof(T));
@@ -358,27 +250,26 @@ class ObjectDef {
     info.setter = reinterpret_cast<void*>(&details::FieldSetterOf<T>);
     ffi::details::ResetPODCell(&info.default_value_or_factory, kTVMFFINone);
     info.field_static_type_index = details::FieldStaticTypeIndexOf<T>();
-    details::DefExtras extras;
-    (details::ApplyFieldExtra(extra, &info, &extras), ...);
-    std::string metadata = details::MetadataJSON(ffi::details::TypeSchemaOf<T>::v(), extras);
-    info.doc = details::ByteArrayOf(extras.doc);
-    info.metadata = details::ByteArrayOf(metadata);
+    info.metadata_.emplace_back("type_schema", String(ffi::details::TypeSchemaOf<T>::v()));
+    (ApplyFieldInfoTrait(&info, extra), ...);
+    std::string metadata;
+    details::FinishMetadata(&info, &metadata);
     TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterField(type_index_, &info));
   }
 
   template <typename Func, typename... Extra>
-  Function RegisterMethod(const char* name, int64_t flags, Func&& func, Extra&&... extra) {
+  Function RegisterMethod(const char* name, int64_t flags, Func&& func, const Extra&... extra) {
     using Info = ffi::details::FunctionInfo<std::decay_t<Func>>;
     Function packed = Function::FromTyped(std::forward<Func>(func), type_key_ + "." + name);
-    details::DefExtras extras;
-    (extras.Apply(extra), ...);
-    std::string metadata = details::MetadataJSON(Info::TypeSchema(), extras);
-    TVMFFIMethodInfo info;
+    MethodInfoBuilder info;
     info.name = details::ByteArrayOf(name);
-    info.doc = details::ByteArrayOf(extras.doc);
-    info.metadata = details::ByteArrayOf(metadata);
+    info.doc = TVMFFIByteArray{nullptr, 0};
     info.flags = flags;
     info.method = AnyView(packed).CopyToTVMFFIAny();
+    info.metadata_.emplace_back("type_schema", String(Info::TypeSchema()));
+    (ApplyMethodInfoTrait(&info, extra), ...);
+    std::string metadata;
+    details::FinishMetadata(&info, &metadata);
     TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMethod(type_index_, &info));
     return packed;
   }

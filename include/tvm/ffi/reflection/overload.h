@@ -11,6 +11,8 @@
 //       .def("add", [](const Obj* self, String x) { ... });
 #ifndef TVM_FFI_REFLECTION_OVERLOAD_H_
 #define TVM_FFI_REFLECTION_OVERLOAD_H_
+// Apache's include guard for this header, which code may test to know that it is included.
+#define TVM_FFI_EXTRA_OVERLOAD_H
 
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/c_api.h>
@@ -169,6 +171,9 @@ namespace reflection {
 template <typename Class>
 class OverloadObjectDef {
  public:
+  /// The plain definition helper the overload-aware one builds on.
+  using Super = ObjectDef<Class>;
+
   template <typename... Extra>
   explicit OverloadObjectDef(Extra&&... extra)
       : def_(std::forward<Extra>(extra)...),

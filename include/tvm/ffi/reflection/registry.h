@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // reflection/registry.h: registration of global functions (GlobalDef) with docs and metadata;
-// includes ObjectDef/TypeAttrDef (object_def.h) and the accessors (accessor.h) at its end.
+// includes ObjectDef (object_def.h), TypeAttrDef (type_attr_def.h), overload_cast and the
+// accessors (accessor.h) at its end.
 #ifndef TVM_FFI_REFLECTION_REGISTRY_H_
 #define TVM_FFI_REFLECTION_REGISTRY_H_
 
@@ -8,6 +9,7 @@
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/optional.h>
+#include <tvm/ffi/reflection/def_base.h>
 #include <tvm/ffi/reflection/info_trait.h>
 #include <tvm/ffi/string.h>
 
@@ -21,26 +23,28 @@ namespace tvm {
 namespace ffi {
 namespace reflection {
 
-/// Extra metadata entries (values must be int, bool or string).
+/// Extra metadata entries of a field, method or global function (values must be int, bool or
+/// string): `def_ro("x", &Obj::x, Metadata{{"unit", "cm"}})`.
 class Metadata : public InfoTrait {
  public:
   Metadata(std::initializer_list<std::pair<String, Any>> entries) : entries_(entries) {}
+  /// Appends the entries to a field's metadata.
+  void Apply(FieldInfoBuilder* info) const { Append(&info->metadata_); }
+  /// Appends the entries to a method's metadata.
+  void Apply(MethodInfoBuilder* info) const { Append(&info->metadata_); }
   /// Appends the entries as ,"key":value JSON members.
   void AppendJSON(std::string* out) const {
     for (const auto& [key, value] : entries_) {
-      *out += "," + std::string(EscapeStringJSON(key)) + ":" + ValueJSON(key, value);
+      *out +=
+          "," + std::string(EscapeStringJSON(key)) + ":" + details::MetadataValueJSON(key, value);
     }
   }
 
  private:
-  static std::string ValueJSON(const String& key, const Any& value) {
-    if (auto as_bool = value.as<bool>()) return *as_bool ? "true" : "false";
-    if (auto as_int = value.as<int64_t>()) return std::to_string(*as_int);
-    if (auto as_str = value.as<String>()) return std::string(EscapeStringJSON(*as_str));
-    TVM_FFI_THROW(TypeError) << "Metadata can be only int, bool or string, but on key `" << key
-                             << "`, the type is " << value.GetTypeKey();
-    TVM_FFI_UNREACHABLE();
+  void Append(_MetadataType* out) const {
+    out->insert(out->end(), entries_.begin(), entries_.end());
   }
+
   std::vector<std::pair<String, Any>> entries_;
 };
 
@@ -62,48 +66,56 @@ struct DefExtras {
   }
 };
 
-/// Registers func as a global function through TVMFFIFunctionSetGlobalFromMethodInfo.
-inline void RegisterGlobalFunction(const char* name, const Function& func,
-                                   const std::string& type_schema, const DefExtras& extras) {
-  std::string metadata =
-      "{\"type_schema\":" + std::string(EscapeStringJSON(type_schema)) + extras.metadata_json + "}";
-  TVMFFIMethodInfo info;
-  info.name = TVMFFIByteArray{name, std::char_traits<char>::length(name)};
-  info.doc = TVMFFIByteArray{extras.doc.data(), extras.doc.size()};
-  info.metadata = TVMFFIByteArray{metadata.data(), metadata.size()};
-  info.flags = kTVMFFIFieldFlagBitMaskIsStaticMethod;
-  info.method = AnyView(func).CopyToTVMFFIAny();
-  TVM_FFI_CHECK_SAFE_CALL(TVMFFIFunctionSetGlobalFromMethodInfo(&info, 0));
-}
+/// Whether Class has a member type ContainerType (an ObjectRef class).
+template <typename T, typename = void>
+struct HasContainerType : public std::false_type {};
+template <typename T>
+struct HasContainerType<T, std::void_t<typename T::ContainerType>> : public std::true_type {};
 
 }  // namespace details
 
 /// Builder registering global functions: GlobalDef().def("name", f, "doc", Metadata{...}).
-class GlobalDef {
+class GlobalDef : public ReflectionDefBase {
  public:
   /// Registers a typed function; arguments are checked against its signature.
   template <typename Func, typename... Extra>
   GlobalDef& def(const char* name, Func&& func, Extra&&... extra) {
     using Info = ffi::details::FunctionInfo<std::decay_t<Func>>;
-    Register(name, Function::FromTyped(std::forward<Func>(func), std::string(name)),
-             Info::TypeSchema(), std::forward<Extra>(extra)...);
+    RegisterFunc(name, Function::FromTyped(std::forward<Func>(func), std::string(name)),
+                 Info::TypeSchema(), extra...);
     return *this;
   }
   /// Registers a packed function (const AnyView*, int32_t, Any*) or (PackedArgs, Any*).
   template <typename Func, typename... Extra>
   GlobalDef& def_packed(const char* name, Func&& func, Extra&&... extra) {
-    Register(name, Function::FromPacked(std::forward<Func>(func)), "{\"type\":\"ffi.Function\"}",
-             std::forward<Extra>(extra)...);
+    RegisterFunc(name, Function::FromPacked(std::forward<Func>(func)),
+                 "{\"type\":\"ffi.Function\"}", extra...);
+    return *this;
+  }
+  /// Registers a method (or any callable) as a global function; a method takes self first
+  /// (`const Obj*` / `Obj*` for an object class, the reference for an ObjectRef class).
+  template <typename Func, typename... Extra>
+  GlobalDef& def_method(const char* name, Func&& func, Extra&&... extra) {
+    using Info = ffi::details::FunctionInfo<std::decay_t<Func>>;
+    RegisterFunc(name, GetMethod(std::string(name), std::forward<Func>(func)), Info::TypeSchema(),
+                 extra...);
     return *this;
   }
 
  private:
   template <typename... Extra>
-  static void Register(const char* name, const Function& func, const std::string& schema,
-                       Extra&&... extra) {
-    details::DefExtras extras;
-    (extras.Apply(extra), ...);
-    details::RegisterGlobalFunction(name, func, schema, extras);
+  static void RegisterFunc(const char* name, const Function& func, const std::string& schema,
+                           const Extra&... extra) {
+    MethodInfoBuilder info;
+    info.name = details::ByteArrayOf(name);
+    info.doc = TVMFFIByteArray{nullptr, 0};
+    info.flags = kTVMFFIFieldFlagBitMaskIsStaticMethod;
+    info.method = AnyView(func).CopyToTVMFFIAny();
+    info.metadata_.emplace_back("type_schema", String(schema));
+    (ApplyMethodInfoTrait(&info, extra), ...);
+    std::string metadata;
+    details::FinishMetadata(&info, &metadata);
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFIFunctionSetGlobalFromMethodInfo(&info, 0));
   }
 };
 
@@ -114,5 +126,7 @@ class GlobalDef {
 #include <tvm/ffi/reflection/accessor.h>
 #include <tvm/ffi/reflection/field_traits.h>
 #include <tvm/ffi/reflection/object_def.h>
+#include <tvm/ffi/reflection/overload_cast.h>
+#include <tvm/ffi/reflection/type_attr_def.h>
 
 #endif  // TVM_FFI_REFLECTION_REGISTRY_H_
