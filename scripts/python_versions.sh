@@ -64,6 +64,7 @@ PER_VERSION_SELECTION=(
   -m "not compiles"
   --deselect tests/python/test_pickle_compat.py
   --deselect tests/python/test_module_surface.py
+  --deselect tests/python/test_structural_mutate_parity.py
   --deselect tests/python/test_type_metadata_parity.py::test_registry_matches_the_reference
 )
 

@@ -19,6 +19,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from pinned_versions import HEADER_PARITY_VERSIONS
@@ -26,8 +27,8 @@ from reference_wheels import missing_compat_input, require_reference
 
 from tvm_ffi import libinfo
 
-sys.path.insert(0, str(Path(__file__).with_name("scripts")))
-import header_declarations as decls
+if TYPE_CHECKING:
+    from types import ModuleType
 
 OMISSIONS_FILE = Path(__file__).with_name("header_omissions.txt")
 CACHE_DIR = Path(__file__).resolve().parents[2] / ".cache" / "header_checks"
@@ -52,18 +53,27 @@ def is_omitted(label: str, key: str, omission: str) -> bool:
     return omission in (label, key) or key.startswith(omission + "::")
 
 
-def require_tools() -> None:
+def require_tools() -> ModuleType:
+    """The checker module (scripts/header_declarations.py), once g++ and libclang are there.
+
+    Imported here rather than at the top: the per-version runs collect this file without
+    libclang installed (they deselect the tests that compile)."""
     if shutil.which("g++") is None:
         pytest.skip("needs the system compiler 'g++'")
     try:
         import clang.cindex  # noqa: F401
     except ImportError:
         missing_compat_input("the libclang package is not installed (scripts/install_deps.sh)")
+    sys.path.insert(0, str(Path(__file__).with_name("scripts")))
+    import header_declarations
+
+    return header_declarations
 
 
 @cache
 def missing_in_every_version() -> dict[str, dict[str, tuple[str, str]]]:
     """For each parity version: label of each failing check -> (key, first error)."""
+    decls = require_tools()
     ours = Path(libinfo.find_include_path())
     references = {v: require_reference(v) / "include" for v in HEADER_PARITY_VERSIONS}
     os.environ.setdefault("TVM_FFI_HEADER_CHECK_CACHE", str(CACHE_DIR))
@@ -144,7 +154,7 @@ inline long Twice(long x) { return 2 * x; }
 def test_the_check_finds_a_missing_or_changed_declaration(
     tmp_path: Path, change: tuple[str, str], expected: str
 ) -> None:
-    require_tools()
+    decls = require_tools()
     reference = write_tree(tmp_path / "reference", REFERENCE_HEADER)
     ours = write_tree(tmp_path / "ours", REFERENCE_HEADER.replace(*change))
     assert decls.missing_declarations(reference, reference) == {}
