@@ -87,16 +87,17 @@ function(tvm_ffi_install target)
   endif()
 endfunction()
 
-# _tvm_ffi_check_arguments(<command> <usage>): fail on what cmake_parse_arguments (prefix arg)
-# could not place: an unknown argument or a keyword without its value.
+# _tvm_ffi_check_arguments(<command> <usage>): warn of what cmake_parse_arguments (prefix arg)
+# could not place, an unknown argument or a keyword without its value, which are then ignored
+# (Apache TVM FFI's commands ignore them silently, so projects written for them configure here).
 macro(_tvm_ffi_check_arguments command usage)
   if(arg_UNPARSED_ARGUMENTS)
-    message(FATAL_ERROR
-      "${command}: unknown arguments '${arg_UNPARSED_ARGUMENTS}'. Usage: ${usage}")
+    message(WARNING
+      "${command}: ignoring unknown arguments '${arg_UNPARSED_ARGUMENTS}'. Usage: ${usage}")
   endif()
   if(arg_KEYWORDS_MISSING_VALUES)
-    message(FATAL_ERROR
-      "${command}: no value after '${arg_KEYWORDS_MISSING_VALUES}'. Usage: ${usage}")
+    message(WARNING "${command}: ignoring '${arg_KEYWORDS_MISSING_VALUES}', which has no value. "
+      "Usage: ${usage}")
   endif()
 endmacro()
 

@@ -44,9 +44,9 @@ function(tvm_ffi_embed_bin_into target)
     message(FATAL_ERROR
       "tvm_ffi_embed_bin_into: '${target}' is not an existing CMake target. Usage: ${_usage}")
   endif()
-  if(arg_UNPARSED_ARGUMENTS)
-    message(FATAL_ERROR
-      "tvm_ffi_embed_bin_into: unknown arguments '${arg_UNPARSED_ARGUMENTS}'. Usage: ${_usage}")
+  if(arg_UNPARSED_ARGUMENTS)  # ignored, as by Apache TVM FFI's command
+    message(WARNING "tvm_ffi_embed_bin_into: ignoring unknown arguments "
+      "'${arg_UNPARSED_ARGUMENTS}'. Usage: ${_usage}")
   endif()
   foreach(_keyword BIN SYMBOL)
     if(NOT arg_${_keyword})

@@ -22,6 +22,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <unordered_map>
 #include <utility>
@@ -705,6 +706,36 @@ TEST(SourceParityMisc, AlignedAllocAndStlTemplates) {
       std::is_base_of_v<ffi::details::STLTypeTrait, ffi::TypeTraits<ffi::detail::ListTemplate>>);
   static_assert(ffi::TypeTraits<ffi::detail::MapTemplate>::field_static_type_index ==
                 ffi::TypeIndex::kTVMFFIMap);
+}
+
+/// A user trait's view of the ListTemplate and MapTemplate building helpers.
+struct StlListBuilders : ffi::TypeTraits<ffi::detail::ListTemplate> {
+  using ffi::TypeTraits<ffi::detail::ListTemplate>::CopyToArray;
+  using ffi::TypeTraits<ffi::detail::ListTemplate>::CopyToTuple;
+  using ffi::TypeTraits<ffi::detail::ListTemplate>::MoveToArray;
+};
+struct StlMapTemplateBuilders : ffi::TypeTraits<ffi::detail::MapTemplate> {
+  using ffi::TypeTraits<ffi::detail::MapTemplate>::CopyToMap;
+};
+
+TEST(SourceParityMisc, StlTemplateHelpersBuildContainers) {
+  std::vector<std::string> words{"a", "bc"};
+  ffi::Array<ffi::String> copied(ffi::ObjectPtr<ffi::Object>(StlListBuilders::CopyToArray(words)));
+  EXPECT_EQ(copied.size(), 2);
+  EXPECT_EQ(copied[1], "bc");
+  EXPECT_EQ(words[1], "bc");
+  ffi::Array<ffi::String> moved(
+      ffi::ObjectPtr<ffi::Object>(StlListBuilders::MoveToArray(std::move(words))));
+  EXPECT_EQ(moved[0], "a");
+
+  ffi::Array<ffi::Any> tuple(ffi::ObjectPtr<ffi::Object>(
+      StlListBuilders::CopyToTuple(std::make_tuple(1, std::string("x")))));
+  EXPECT_EQ(tuple[0].cast<int64_t>(), 1);
+  EXPECT_EQ(tuple[1].cast<std::string>(), "x");
+
+  std::map<std::string, int> entries{{"k", 3}};
+  ffi::Map<ffi::String, int64_t> map(StlMapTemplateBuilders::CopyToMap(entries));
+  EXPECT_EQ(map.at("k"), 3);
 }
 
 }  // namespace

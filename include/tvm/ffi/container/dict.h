@@ -167,10 +167,7 @@ struct TypeTraits<Dict<K, V>> : public MapTypeTraitsBase<TypeTraits<Dict<K, V>>,
   static constexpr int32_t kPrimaryTypeIndex = TypeIndex::kTVMFFIDict;
   static constexpr int32_t kOtherTypeIndex = TypeIndex::kTVMFFIMap;
   static constexpr const char* kTypeName = "Dict";
-  static std::string TypeSchema() {
-    return MapTypeTraitsBase<TypeTraits<Dict<K, V>>, Dict<K, V>, K, V>::TypeSchemaOfKey(
-        StaticTypeKey::kTVMFFIDict);
-  }
+  static constexpr const char* kStaticTypeKey = StaticTypeKey::kTVMFFIDict;
 };
 
 }  // namespace ffi

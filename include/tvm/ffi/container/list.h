@@ -253,9 +253,6 @@ struct TypeTraits<List<T>> : public SeqTypeTraitsBase<TypeTraits<List<T>>, List<
   static constexpr int32_t kOtherTypeIndex = TypeIndex::kTVMFFIArray;
   static constexpr const char* kTypeName = "List";
   static constexpr const char* kStaticTypeKey = StaticTypeKey::kTVMFFIList;
-  static std::string TypeSchema() {
-    return SeqTypeTraitsBase<TypeTraits<List<T>>, List<T>, T>::TypeSchema(kStaticTypeKey);
-  }
 };
 
 }  // namespace ffi

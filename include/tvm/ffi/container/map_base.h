@@ -380,14 +380,6 @@ class SmallMapBaseObj : public MapBaseObj {
   using MapBaseObj::KVType;
   /// The number of pairs the storage holds.
   uint64_t NumSlots() const { return slots_ & ~kSmallTagMask; }
-  size_t count(const key_type& key) const { return MapBaseObj::count(key); }
-  const mapped_type& at(const key_type& key) const { return MapBaseObj::at(key); }
-  mapped_type& at(const key_type& key) { return MapBaseObj::at(key); }
-  iterator begin() const { return MapBaseObj::begin(); }
-  iterator end() const { return MapBaseObj::end(); }
-  iterator find(const key_type& key) const { return MapBaseObj::find(key); }
-  void erase(const iterator& position) { MapBaseObj::erase(position); }
-  void clear() { MapBaseObj::clear(); }
 };
 
 /// A map in the dense layout, seen with Apache TVM FFI's class of that name (see
@@ -397,14 +389,6 @@ class DenseMapBaseObj : public MapBaseObj {
   using MapBaseObj::iterator;
   /// The number of slots (a power of two).
   uint64_t NumSlots() const { return slots_; }
-  size_t count(const key_type& key) const { return MapBaseObj::count(key); }
-  const mapped_type& at(const key_type& key) const { return MapBaseObj::at(key); }
-  mapped_type& at(const key_type& key) { return MapBaseObj::at(key); }
-  iterator begin() const { return MapBaseObj::begin(); }
-  iterator end() const { return MapBaseObj::end(); }
-  iterator find(const key_type& key) const { return MapBaseObj::find(key); }
-  void erase(const iterator& position) { MapBaseObj::erase(position); }
-  void clear() { MapBaseObj::clear(); }
 
  protected:
   /// The distance from a chain member to the next one, by the jump index in its metadata byte.
@@ -450,7 +434,7 @@ inline const MapBaseObj* MapFromCell(const TVMFFIAny* src) {
 
 /// TypeTraits shared by the map references MapRef of K -> V (Map, Dict). Derived (the
 /// TypeTraits specialisation) provides kPrimaryTypeIndex (its own object), kOtherTypeIndex (the
-/// other map kind, accepted by conversion) and kTypeName.
+/// other map kind, accepted by conversion), kTypeName and kStaticTypeKey (its type key).
 template <typename Derived, typename MapRef, typename K, typename V>
 // NOLINTNEXTLINE(bugprone-crtp-constructor-accessibility): a public base, as Apache's
 struct MapTypeTraitsBase : public TypeTraitsBase {
@@ -511,9 +495,10 @@ struct MapTypeTraitsBase : public TypeTraitsBase {
     return std::string(Derived::kTypeName) + "<" + details::Type2Str<K>::v() + ", " +
            details::Type2Str<V>::v() + ">";
   }
-  static std::string TypeSchemaOfKey(const char* key) {
-    return std::string("{\"type\":\"") + key + "\",\"args\":[" + details::TypeSchemaOf<K>::v() +
-           "," + details::TypeSchemaOf<V>::v() + "]}";
+  /// `{"type":"<Derived::kStaticTypeKey>","args":[<schema of K>,<schema of V>]}`.
+  static std::string TypeSchema() {
+    return std::string("{\"type\":\"") + Derived::kStaticTypeKey + "\",\"args\":[" +
+           details::TypeSchemaOf<K>::v() + "," + details::TypeSchemaOf<V>::v() + "]}";
   }
 
  private:

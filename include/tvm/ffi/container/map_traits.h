@@ -23,10 +23,7 @@ struct TypeTraits<Map<K, V>> : public MapTypeTraitsBase<TypeTraits<Map<K, V>>, M
   static constexpr int32_t kPrimaryTypeIndex = TypeIndex::kTVMFFIMap;
   static constexpr int32_t kOtherTypeIndex = TypeIndex::kTVMFFIDict;
   static constexpr const char* kTypeName = "Map";
-  static std::string TypeSchema() {
-    return MapTypeTraitsBase<TypeTraits<Map<K, V>>, Map<K, V>, K, V>::TypeSchemaOfKey(
-        StaticTypeKey::kTVMFFIMap);
-  }
+  static constexpr const char* kStaticTypeKey = StaticTypeKey::kTVMFFIMap;
 };
 
 }  // namespace ffi

@@ -256,7 +256,7 @@ inline const SeqBaseObj* SeqFromCell(const TVMFFIAny* src) {
 
 /// TypeTraits shared by the sequence references SeqRef of T (Array, List). Derived (the
 /// TypeTraits specialisation) provides kPrimaryTypeIndex (its own object), kOtherTypeIndex (the
-/// other sequence, accepted by conversion) and kTypeName.
+/// other sequence, accepted by conversion), kTypeName and kStaticTypeKey (its type key).
 template <typename Derived, typename SeqRef, typename T>
 // NOLINTNEXTLINE(bugprone-crtp-constructor-accessibility): a public base, as Apache's
 struct SeqTypeTraitsBase : public TypeTraitsBase {
@@ -314,10 +314,10 @@ struct SeqTypeTraitsBase : public TypeTraitsBase {
   static std::string TypeStr() {
     return std::string(Derived::kTypeName) + "<" + details::Type2Str<T>::v() + ">";
   }
-  /// `{"type":"<key>","args":[<schema of T>]}`.
-  static std::string TypeSchema(const char* key) {
-    return std::string("{\"type\":\"") + key + "\",\"args\":[" + details::TypeSchemaOf<T>::v() +
-           "]}";
+  /// `{"type":"<Derived::kStaticTypeKey>","args":[<schema of T>]}`.
+  static std::string TypeSchema() {
+    return std::string("{\"type\":\"") + Derived::kStaticTypeKey + "\",\"args\":[" +
+           details::TypeSchemaOf<T>::v() + "]}";
   }
 
  private:

@@ -24,9 +24,6 @@ struct TypeTraits<Array<T>> : public SeqTypeTraitsBase<TypeTraits<Array<T>>, Arr
   static constexpr int32_t kOtherTypeIndex = TypeIndex::kTVMFFIList;
   static constexpr const char* kTypeName = "Array";
   static constexpr const char* kStaticTypeKey = StaticTypeKey::kTVMFFIArray;
-  static std::string TypeSchema() {
-    return SeqTypeTraitsBase<TypeTraits<Array<T>>, Array<T>, T>::TypeSchema(kStaticTypeKey);
-  }
 };
 
 }  // namespace ffi

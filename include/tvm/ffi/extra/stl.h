@@ -182,9 +182,9 @@ bool STLAllStrict(const SeqBaseObj* seq) {
   return true;
 }
 
-/// Builds a new ffi.Array holding every element of range as T (moved when range is an rvalue).
+/// A new ArrayObj holding every element of range as T (moved when range is an rvalue).
 template <typename T, typename Range>
-Any STLArrayFromRange(Range&& range) {
+ObjectPtr<ArrayObj> STLArrayObjFromRange(Range&& range) {
   ObjectPtr<ArrayObj> arr = ArrayObj::Empty(static_cast<int64_t>(std::size(range)));
   for (auto&& item : range) {
     if constexpr (std::is_lvalue_reference_v<Range>) {
@@ -193,12 +193,18 @@ Any STLArrayFromRange(Range&& range) {
       arr->EmplaceBackUnchecked(STLElemToAny<T>(std::move(item)));
     }
   }
-  return Any(Array<Any>(ObjectPtr<Object>(std::move(arr))));
+  return arr;
 }
 
-/// Builds a new ffi.Array from the elements of a tuple-like value (std::tuple, std::pair).
+/// STLArrayObjFromRange as an ffi.Array.
+template <typename T, typename Range>
+Any STLArrayFromRange(Range&& range) {
+  return Any(Array<Any>(ObjectPtr<Object>(STLArrayObjFromRange<T>(std::forward<Range>(range)))));
+}
+
+/// A new ArrayObj of the elements of a tuple-like value (std::tuple, std::pair, std::array).
 template <typename Tuple, size_t... I>
-Any STLArrayFromTuple(Tuple&& tuple, std::index_sequence<I...>) {
+ObjectPtr<ArrayObj> STLArrayObjFromTuple(Tuple&& tuple, std::index_sequence<I...>) {
   using Plain = std::decay_t<Tuple>;
   ObjectPtr<ArrayObj> arr = ArrayObj::Empty(static_cast<int64_t>(sizeof...(I)));
   // Each std::get takes a different element.  NOLINTBEGIN(bugprone-use-after-move)
@@ -206,7 +212,14 @@ Any STLArrayFromTuple(Tuple&& tuple, std::index_sequence<I...>) {
        STLElemToAny<std::tuple_element_t<I, Plain>>(std::get<I>(std::forward<Tuple>(tuple)))),
    ...);
   // NOLINTEND(bugprone-use-after-move)
-  return Any(Array<Any>(ObjectPtr<Object>(std::move(arr))));
+  return arr;
+}
+
+/// STLArrayObjFromTuple as an ffi.Array.
+template <typename Tuple, size_t... I>
+Any STLArrayFromTuple(Tuple&& tuple, std::index_sequence<I...> indices) {
+  return Any(
+      Array<Any>(ObjectPtr<Object>(STLArrayObjFromTuple(std::forward<Tuple>(tuple), indices))));
 }
 
 /// Builds a new ffi.Map from the entries of a std::map or std::unordered_map.
@@ -692,38 +705,29 @@ struct TypeTraits<details::ListTemplate> : public details::STLTypeTrait {
   /// An Array of the elements of a tuple-like value (std::tuple, std::pair, std::array).
   template <typename Tuple>
   static ObjectPtr<ArrayObj> CopyToTuple(const Tuple& src) {
-    return TupleToArray(src, std::make_index_sequence<std::tuple_size_v<Tuple>>{});
+    return details::STLArrayObjFromTuple(src, std::make_index_sequence<std::tuple_size_v<Tuple>>{});
   }
   /// Like CopyToTuple, moving the elements out of src.
   template <typename Tuple>
   static ObjectPtr<ArrayObj> MoveToTuple(Tuple&& src) {
-    return TupleToArray(std::forward<Tuple>(src),
-                        std::make_index_sequence<std::tuple_size_v<std::decay_t<Tuple>>>{});
+    return details::STLArrayObjFromTuple(
+        std::forward<Tuple>(src),
+        std::make_index_sequence<std::tuple_size_v<std::decay_t<Tuple>>>{});
   }
   /// An Array of the elements of a sized range.
   template <typename Range>
   static ObjectPtr<ArrayObj> CopyToArray(const Range& src) {
-    return RangeToArray(std::begin(src), std::size(src));
+    return details::STLArrayObjFromRange<ElementOf<Range>>(src);
   }
   /// Like CopyToArray, moving the elements out of src.
   template <typename Range>
   static ObjectPtr<ArrayObj> MoveToArray(Range&& src) {
-    return RangeToArray(std::make_move_iterator(std::begin(src)), std::size(src));
+    return details::STLArrayObjFromRange<ElementOf<Range>>(std::move(src));
   }
 
  private:
-  template <typename Tuple, size_t... I>
-  static ObjectPtr<ArrayObj> TupleToArray(Tuple&& src, std::index_sequence<I...>) {
-    ObjectPtr<ArrayObj> array = ArrayObj::Empty(static_cast<int64_t>(sizeof...(I)));
-    (array->EmplaceBackUnchecked(Any(std::get<I>(std::forward<Tuple>(src)))), ...);
-    return array;
-  }
-  template <typename Iter>
-  static ObjectPtr<ArrayObj> RangeToArray(Iter first, size_t size) {
-    ObjectPtr<ArrayObj> array = ArrayObj::Empty(static_cast<int64_t>(size));
-    for (size_t i = 0; i < size; ++i, ++first) array->EmplaceBackUnchecked(Any(*first));
-    return array;
-  }
+  template <typename Range>
+  using ElementOf = std::decay_t<decltype(*std::begin(std::declval<Range&>()))>;
 };
 
 /// Base of the traits of map-like STL types: protected helpers build an ffi.Map from one and
