@@ -116,6 +116,7 @@ set(TVM_FFI_CPP_TEST_SOURCES
   tests/cpp/test_reflection.cc
   tests/cpp/test_registry.cc
   tests/cpp/test_repr.cc
+  tests/cpp/test_rvalue_ref.cc
   tests/cpp/test_serialization.cc
   tests/cpp/test_shape.cc
   tests/cpp/test_small_headers.cc
@@ -133,6 +134,7 @@ set(TVM_FFI_CPP_TEST_SOURCES
   tests/cpp/test_tensor_function.cc
   tests/cpp/test_testing_objects.cc
   tests/cpp/test_tuple.cc
+  tests/cpp/test_variant.cc
   tests/cpp/test_type_table.cc
   tests/cpp/test_visit_error_context.cc
 )

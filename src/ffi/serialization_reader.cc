@@ -243,7 +243,8 @@ class GraphReader {
     }
     if (type == StaticTypeKey::kTVMFFIStr) return Any(TextOf(data));
     if (type == StaticTypeKey::kTVMFFIBytes) {
-      return Any(Bytes(Base64Decode(TextOf(data).view())));
+      std::string decoded = Base64Decode(TextOf(data).view());
+      return Any(Bytes(decoded.data(), decoded.size()));  // a short one stays inline
     }
     if (type == StaticTypeKey::kTVMFFIDataType) return Any(StringToDLDataType(TextOf(data)));
     if (type == StaticTypeKey::kTVMFFIDevice) {

@@ -4,7 +4,8 @@
 // each build records in the type's reflection, and reads it with either Python package.
 // OVERLOAD_PREFIX (a string literal) starts the type key, so that both builds load together.
 // Apache's OverloadObjectDef (0.1.15.post2) does not compile with a doc string argument, so the
-// docs are passed only when OVERLOAD_DOCS is defined (our headers).
+// docs are passed only when OVERLOAD_DOCS is defined (our headers), and the overloaded global
+// functions (OverloadGlobalDef, ours only) are defined only when OVERLOAD_GLOBALS is.
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
@@ -71,6 +72,14 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def_static("describe", DescribeArray)
       .def_static("zero", ZeroNone WITH_DOC("Zero."))
       .def_static("zero", ZeroLike WITH_DOC("Zero of x's type."));
+#ifdef OVERLOAD_GLOBALS
+  refl::OverloadGlobalDef()
+      .def(OVERLOAD_PREFIX ".describe", DescribeInt, "Describe an int.")
+      .def(OVERLOAD_PREFIX ".describe", DescribeText)
+      .def(OVERLOAD_PREFIX ".describe", DescribeArray, "Describe an array.")
+      .def(OVERLOAD_PREFIX ".zero", ZeroNone)
+      .def(OVERLOAD_PREFIX ".zero", ZeroLike);
+#endif
 }
 
 }  // namespace overload_lib

@@ -7,6 +7,7 @@
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
+#include <tvm/ffi/reflection/registry.h>
 #include <tvm/ffi/string.h>
 
 #include <cstdint>
@@ -206,7 +207,9 @@ TEST(AnyConstruct, StdString) {
   EXPECT_EQ(view.type_index, kTVMFFIRawStr);
   EXPECT_EQ(view.v_c_str, text.c_str());
   EXPECT_EQ(CellOf(Any(text)).type_index, kTVMFFIStr);
-  EXPECT_EQ(CellOf(Any(std::string("abc"))).type_index, kTVMFFISmallStr);
+  // A std::string handed over by value becomes a heap String whatever its size, as in Apache.
+  EXPECT_EQ(CellOf(Any(std::string("abc"))).type_index, kTVMFFIStr);
+  EXPECT_EQ(Any(std::string("abc")).cast<String>(), "abc");
 }
 
 TEST(AnyConstruct, StringAndBytesKeepTheirCells) {
@@ -675,6 +678,105 @@ TEST(AnyHashEqual, ObjectsByIdentity) {
   EXPECT_TRUE(tvm::ffi::AnyEqual()(Any(a), Any(a)));
   EXPECT_FALSE(tvm::ffi::AnyEqual()(Any(a), Any(b)));
   EXPECT_EQ(tvm::ffi::AnyHash()(Any(a)), tvm::ffi::AnyHash()(Any(a)));
+}
+
+TEST(AnyHashEqual, HeapFromStdStringEqualsSmall) {
+  Any small = "a1";
+  Any heap_str = String(std::string("a1"));
+  ASSERT_EQ(CellOf(small).type_index, kTVMFFISmallStr);
+  ASSERT_EQ(CellOf(heap_str).type_index, kTVMFFIStr);
+  EXPECT_TRUE(tvm::ffi::AnyEqual()(small, heap_str));
+  EXPECT_EQ(tvm::ffi::AnyHash()(small), tvm::ffi::AnyHash()(heap_str));
+  Any small_bytes = Bytes("a1", 2);
+  Any heap_bytes = Bytes(std::string("a1"));
+  ASSERT_EQ(CellOf(small_bytes).type_index, kTVMFFISmallBytes);
+  ASSERT_EQ(CellOf(heap_bytes).type_index, kTVMFFIBytes);
+  EXPECT_TRUE(tvm::ffi::AnyEqual()(heap_bytes, small_bytes));
+  EXPECT_EQ(tvm::ffi::AnyHash()(small_bytes), tvm::ffi::AnyHash()(heap_bytes));
+}
+
+/// Objects whose type registers `__any_hash__` / `__any_equal__` hooks: NativeKeyObj as native
+/// (OpaquePtr) hooks, PackedKeyObj as Functions; both compare their `key` field modulo 100.
+class NativeKeyObj : public Object {
+ public:
+  explicit NativeKeyObj(int64_t k) : key(k) {}
+  int64_t key;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test_any.NativeKey", NativeKeyObj, Object);
+};
+
+class PackedKeyObj : public Object {
+ public:
+  explicit PackedKeyObj(int64_t k) : key(k) {}
+  int64_t key;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("test_any.PackedKey", PackedKeyObj, Object);
+};
+
+/// The key of a NativeKeyObj or PackedKeyObj held by value.
+template <typename T>
+int64_t KeyOf(const Any& value) {
+  const T* obj = AnyUnsafe::RawObjectPtrFromAnyAfterCheck<T>(value);
+  return obj->key;
+}
+
+int64_t NativeKeyHash(const Any& value) {
+  if (KeyOf<NativeKeyObj>(value) < 0) TVM_FFI_THROW(ValueError) << "negative key";
+  return KeyOf<NativeKeyObj>(value) % 100;
+}
+bool NativeKeyEqual(const Any& lhs, const Any& rhs) {
+  return KeyOf<NativeKeyObj>(lhs) % 100 == KeyOf<NativeKeyObj>(rhs) % 100;
+}
+
+TVM_FFI_STATIC_INIT_BLOCK() {
+  namespace refl = tvm::ffi::reflection;
+  namespace type_attr = tvm::ffi::type_attr;
+  refl::ObjectDef<NativeKeyObj>();
+  refl::ObjectDef<PackedKeyObj>();
+  refl::TypeAttrDef<NativeKeyObj>()
+      .native_fn_attr<&NativeKeyHash>(type_attr::kAnyHash)
+      .native_fn_attr<&NativeKeyEqual>(type_attr::kAnyEqual);
+  refl::TypeAttrDef<PackedKeyObj>()
+      .def(type_attr::kAnyHash.name,
+           [](const Any& value) -> int64_t { return KeyOf<PackedKeyObj>(value) % 100 + 7; })
+      .def(type_attr::kAnyEqual.name, [](const Any& lhs, const Any& rhs) {
+        return KeyOf<PackedKeyObj>(lhs) % 100 == KeyOf<PackedKeyObj>(rhs) % 100;
+      });
+}
+
+template <typename T>
+Any MakeKey(int64_t key) {
+  return ObjectRef(tvm::ffi::make_object<T>(key));
+}
+
+TEST(AnyHashEqual, NativeHooksDecide) {
+  Any a = MakeKey<NativeKeyObj>(5);
+  Any b = MakeKey<NativeKeyObj>(105);
+  Any c = MakeKey<NativeKeyObj>(6);
+  EXPECT_TRUE(tvm::ffi::AnyEqual()(a, b));
+  EXPECT_FALSE(tvm::ffi::AnyEqual()(a, c));
+  int32_t index = NativeKeyObj::RuntimeTypeIndex();
+  EXPECT_EQ(tvm::ffi::AnyHash()(a), tvm::ffi::details::StableHashCombine(index, 5));
+  EXPECT_EQ(tvm::ffi::AnyHash()(a), tvm::ffi::AnyHash()(b));
+}
+
+TEST(AnyHashEqual, FunctionHooksDecide) {
+  Any a = MakeKey<PackedKeyObj>(5);
+  Any b = MakeKey<PackedKeyObj>(205);
+  Any c = MakeKey<PackedKeyObj>(6);
+  EXPECT_TRUE(tvm::ffi::AnyEqual()(a, b));
+  EXPECT_FALSE(tvm::ffi::AnyEqual()(a, c));
+  int32_t index = PackedKeyObj::RuntimeTypeIndex();
+  EXPECT_EQ(tvm::ffi::AnyHash()(c), tvm::ffi::details::StableHashCombine(index, 13));
+}
+
+TEST(AnyHashEqual, HooksNeedTheSameType) {
+  EXPECT_FALSE(tvm::ffi::AnyEqual()(MakeKey<NativeKeyObj>(5), MakeKey<PackedKeyObj>(5)));
+  EXPECT_FALSE(tvm::ffi::AnyEqual()(MakeKey<NativeKeyObj>(5), Any(5)));
+}
+
+TEST(AnyHashEqual, HookErrorIsThrown) {
+  Error err = CatchError([] { (void)tvm::ffi::AnyHash()(MakeKey<NativeKeyObj>(-1)); });
+  EXPECT_EQ(err.kind(), "ValueError");
+  EXPECT_NE(err.message().find("negative key"), std::string::npos);
 }
 
 TEST(AnySameAs, Bitwise) {

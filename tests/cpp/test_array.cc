@@ -132,6 +132,34 @@ TEST(Array, MapConcatAgregate) {
   EXPECT_EQ(std::vector<int>(agg.begin(), agg.end()), (std::vector<int>{0, 1, 2, 5}));
 }
 
+TEST(Array, MutateByApplyMovesElementsOfAUniqueArray) {
+  Array<Array<int>> arr{Array<int>{1}, Array<int>{2}};
+  std::vector<bool> unique;
+  arr.MutateByApply([&](Array<int> x) {
+    unique.push_back(x.unique());
+    x.push_back(0);  // unique, so changed in place
+    return x;
+  });
+  EXPECT_EQ(unique, (std::vector<bool>{true, true}));
+  EXPECT_EQ(arr[0].size(), 2u);
+  EXPECT_EQ(arr[1][1], 0);
+}
+
+TEST(Array, MutateByApplyOnASharedArrayCopiesOnlyWhenChanged) {
+  Array<Array<int>> arr{Array<int>{1}, Array<int>{2}};
+  Array<Array<int>> shared = arr;
+  arr.MutateByApply([](Array<int> x) {
+    EXPECT_FALSE(x.unique());
+    return x;
+  });
+  EXPECT_TRUE(arr.same_as(shared));  // nothing changed, nothing copied
+  arr.MutateByApply([](const Array<int>& x) { return x[0] == 2 ? Array<int>{9} : x; });
+  EXPECT_FALSE(arr.same_as(shared));
+  EXPECT_EQ(arr[1][0], 9);
+  EXPECT_EQ(shared[1][0], 2);
+  EXPECT_TRUE(arr[0].same_as(shared[0]));
+}
+
 TEST(Array, NullArrayErrors) {
   Array<int> null_arr(tvm::ffi::UnsafeInit{});
   EXPECT_EQ(ErrorText([&] { (void)null_arr[0]; }), "IndexError: cannot index a null array");
@@ -166,7 +194,8 @@ TEST(Array, TypeStrAndMismatch) {
   EXPECT_EQ(TypeTraits<Array<int>>::GetMismatchTypeInfo(Cell(value)),
             "Array[index 1: ffi.SmallStr]");
   Any lst = List<Any>{1.5};
-  EXPECT_EQ(TypeTraits<Array<int>>::GetMismatchTypeInfo(Cell(lst)), "List[index 0: float]");
+  // Named after the target, as Apache does.
+  EXPECT_EQ(TypeTraits<Array<int>>::GetMismatchTypeInfo(Cell(lst)), "Array[index 0: float]");
   EXPECT_EQ(ErrorText([&] { value.cast<Array<int>>(); }),
             "TypeError: Cannot convert from type `Array[index 1: ffi.SmallStr]` to `Array<int>`");
 }

@@ -411,6 +411,16 @@ TEST(BigInt, Hash) {
   EXPECT_EQ(set.size(), 2u);
 }
 
+TEST(BigInt, AnyHashAndEqualByValue) {
+  BigInt a = BigInt(1) << 200;
+  BigInt b = BigInt(4) << 198;
+  ASSERT_FALSE(Any(a).same_as(Any(b)));
+  EXPECT_TRUE(tvm::ffi::AnyEqual()(a, b));
+  EXPECT_EQ(tvm::ffi::AnyHash()(a), tvm::ffi::AnyHash()(b));
+  EXPECT_FALSE(tvm::ffi::AnyEqual()(a, a - 1));
+  EXPECT_EQ(tvm::ffi::AnyHash()(a), tvm::ffi::details::StableHashCombine(kTVMFFIBigInt, a.hash()));
+}
+
 TEST(BigInt, AnyAndFunctionIntegration) {
   BigInt big = Parse("-340282366920938463463374607431768211456");
   Any held = big;

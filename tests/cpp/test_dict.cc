@@ -59,7 +59,7 @@ TEST(Dict, OperationsAndTraits) {
   Any bad = Dict<Any, Any>{{String("k"), String("v")}};
   EXPECT_EQ((TypeTraits<Dict<String, int>>::GetMismatchTypeInfo(
                 tvm::ffi::details::AnyUnsafe::TVMFFIAnyPtrFromAny(bad))),
-            "Dict[str, some value is ffi.SmallStr]");
+            "Dict[K, some value is ffi.SmallStr]");
 }
 
 TEST(Dict, GlobalFunctions) {

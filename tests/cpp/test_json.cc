@@ -485,7 +485,7 @@ TEST(JsonStringify, NonJSONValuesNameTheirType) {
             "ValueError: Unsupported type: `ffi.Shape`");
   EXPECT_EQ(ErrorText([] { json::Stringify(json::Array{1, Bytes(std::string(100, 'b'))}); }),
             "ValueError: Unsupported type: `ffi.Bytes`");
-  EXPECT_EQ(ErrorText([] { json::Stringify(Bytes("b")); }),
+  EXPECT_EQ(ErrorText([] { json::Stringify(Bytes("b", 1)); }),
             "ValueError: Unsupported type: `ffi.SmallBytes`");
   EXPECT_EQ(
       ErrorText([] {

@@ -5,6 +5,7 @@
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/list.h>
 #include <tvm/ffi/function.h>
+#include <tvm/ffi/string.h>
 
 #include <cstdint>
 #include <functional>
@@ -21,6 +22,7 @@ using tvm::ffi::Any;
 using tvm::ffi::Array;
 using tvm::ffi::Function;
 using tvm::ffi::List;
+using tvm::ffi::String;
 using tvm::ffi::TypeTraits;
 
 std::vector<int64_t> Items(const Any& lst) {
@@ -70,6 +72,18 @@ TEST(List, TraitsConvert) {
   List<int64_t> from_array = Any(arr).cast<List<int64_t>>();
   EXPECT_EQ(from_array.get()->type_index(), 75);
   EXPECT_EQ(from_array[0], 3);
+}
+
+TEST(List, ConversionMismatchNamesTheElement) {
+  // Named after the target type even when the source is an Array, as Apache does.
+  Any arr = Array<Any>{String("x"), 1};
+  EXPECT_EQ(ErrorText([&] { arr.cast<List<int>>(); }),
+            "TypeError: Cannot convert from type `List[index 0: ffi.SmallStr]` to `List<int>`");
+  Any lst = List<Any>{1, 2.5};
+  EXPECT_EQ(ErrorText([&] { lst.cast<List<int>>(); }),
+            "TypeError: Cannot convert from type `List[index 1: float]` to `List<int>`");
+  EXPECT_EQ(ErrorText([&] { lst.cast<Array<int>>(); }),
+            "TypeError: Cannot convert from type `Array[index 1: float]` to `Array<int>`");
 }
 
 TEST(List, GlobalFunctions) {

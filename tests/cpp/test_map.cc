@@ -267,14 +267,30 @@ TEST(Map, TraitsAndMismatch) {
   Any value = Map<Any, Any>{{String("a"), 1.5}};
   const TVMFFIAny* cell = tvm::ffi::details::AnyUnsafe::TVMFFIAnyPtrFromAny(value);
   EXPECT_EQ((TypeTraits<Map<String, int>>::GetMismatchTypeInfo(cell)),
-            "Map[str, some value is float]");
+            "Map[K, some value is float]");
   EXPECT_EQ((TypeTraits<Map<int, double>>::GetMismatchTypeInfo(cell)),
-            "Map[some key is ffi.SmallStr, float]");
+            "Map[some key is ffi.SmallStr, V]");
   Map<String, double> converted = value.cast<Map<String, double>>();
   EXPECT_EQ(converted.at("a"), 1.5);
   Any dict = Dict<String, int>{{"d", 4}};
   EXPECT_EQ((dict.cast<Map<String, int>>().at("d")), 4);
   EXPECT_FALSE((Any(nullptr).try_cast<Map<int, int>>().has_value()));
+}
+
+TEST(Map, ConversionMismatchNamesTheEntry) {
+  Any map = Map<Any, Any>{{11, 1.5}};
+  EXPECT_EQ(ErrorText([&] { map.cast<Map<int64_t, int64_t>>(); }),
+            "TypeError: Cannot convert from type `Map[K, some value is float]` to `Map<int, int>`");
+  EXPECT_EQ(ErrorText([&] { map.cast<Map<String, double>>(); }),
+            "TypeError: Cannot convert from type `Map[some key is int, V]` to `Map<str, float>`");
+  // Named after the target type, whichever map kind the source is.
+  EXPECT_EQ(ErrorText([&] { map.cast<Dict<int64_t, String>>(); }),
+            "TypeError: Cannot convert from type `Dict[K, some value is float]` to "
+            "`Dict<int, str>`");
+  Any dict = Dict<Any, Any>{{String("k"), 1}};
+  EXPECT_EQ(ErrorText([&] { dict.cast<Map<int64_t, int64_t>>(); }),
+            "TypeError: Cannot convert from type `Map[some key is ffi.SmallStr, V]` to "
+            "`Map<int, int>`");
 }
 
 TEST(Map, GlobalFunctions) {

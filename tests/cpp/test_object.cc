@@ -542,4 +542,28 @@ TEST(Arc, IsANonNullObjectPtr) {
   static_assert(sizeof(Arc<CountedObj>) == sizeof(ObjectPtr<CountedObj>));
 }
 
+/// A base that declares the type information of its derived class T, which names the key.
+template <typename T>
+class KeyedByDerivedObj : public Object {
+ public:
+  static constexpr int _type_child_slots [[maybe_unused]] = 0;
+  static constexpr bool _type_final [[maybe_unused]] = true;
+  TVM_FFI_DECLARE_OBJECT_INFO_PREDEFINED_TYPE_KEY(T, Object)  // no semicolon needed
+};
+class KeyedLeafObj : public KeyedByDerivedObj<KeyedLeafObj> {
+ public:
+  static constexpr const char* _type_key = "test_object.KeyedLeaf";
+};
+
+TEST(ObjectTypeInfo, PredefinedTypeKeyGetsADynamicIndex) {
+  int32_t index = KeyedLeafObj::RuntimeTypeIndex();
+  EXPECT_GE(index, tvm::ffi::TypeIndex::kTVMFFIDynObjectBegin);
+  EXPECT_EQ(KeyedLeafObj::_type_index, index);
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index);
+  ASSERT_NE(info, nullptr);
+  EXPECT_EQ(std::string(info->type_key.data, info->type_key.size), "test_object.KeyedLeaf");
+  EXPECT_EQ(info->type_depth, 1);
+  EXPECT_EQ(info->type_ancestors[0]->type_index, tvm::ffi::TypeIndex::kTVMFFIObject);
+}
+
 }  // namespace

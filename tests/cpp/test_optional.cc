@@ -2,6 +2,7 @@
 // test_optional.cc: Optional<T> for values and object references, and its Any conversions.
 #include <gtest/gtest.h>
 #include <tvm/ffi/any.h>
+#include <tvm/ffi/container/tensor.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/optional.h>
@@ -10,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "test_utils.h"
@@ -184,6 +186,57 @@ TEST(OptionalObject, TypedParameterAcceptsNone) {
   EXPECT_EQ(CatchError([&] { f(1); }).message(),
             "Mismatched type on argument #0 when calling: `opt_obj(0: Optional<ffi.Object>) -> "
             "bool`. Expected `Optional<ffi.Object>` but got `int`");
+}
+
+/// A reference whose == builds a value (as expression types of compilers do) instead of a bool.
+struct Comparison {
+  Comparison(bool same) : identical(same) {}  // NOLINT(google-explicit-constructor)
+  bool identical;
+  bool operator!() const { return !identical; }
+};
+class ExprRef : public ObjectRef {
+ public:
+  using ObjectRef::ObjectRef;
+  explicit ExprRef(const ObjectRef& ref) : ObjectRef(ref) {}
+  Comparison operator==(const ExprRef& other) const { return {same_as(other)}; }
+  Comparison operator!=(const ExprRef& other) const { return {!same_as(other)}; }
+};
+
+TEST(OptionalObject, ComparesByTheValueTypesOperators) {
+  ExprRef a(MakeFunction()), b(MakeFunction());
+  Optional<ExprRef> held = a, empty;
+  static_assert(std::is_same_v<decltype(held == b), Comparison>);
+  static_assert(std::is_same_v<decltype(held != held), Comparison>);
+  EXPECT_TRUE((held == a).identical);
+  EXPECT_FALSE((held == b).identical);
+  EXPECT_FALSE((empty == a).identical);
+  EXPECT_TRUE((empty == Optional<ExprRef>()).identical);
+  EXPECT_TRUE((held != empty).identical);
+  EXPECT_FALSE((held != Optional<ExprRef>(a)).identical);
+  // Function has no ==: Optional<Function> compares by identity.
+  Function f = MakeFunction();
+  EXPECT_TRUE(Optional<Function>(f) == f);
+  EXPECT_FALSE(Optional<Function>(f) == MakeFunction());
+  EXPECT_TRUE(Optional<Function>(f) != Optional<Function>());
+}
+
+TEST(OptionalObject, IsNotAnObjectRef) {
+  static_assert(!std::is_base_of_v<ObjectRef, Optional<Function>>);
+  Function f = MakeFunction();
+  Optional<Function> held = f;
+  EXPECT_EQ(held.get(), f.get());
+  EXPECT_EQ(Optional<Function>().get(), nullptr);
+  EXPECT_TRUE(held.same_as(f));
+  EXPECT_EQ(held.use_count(), 2);
+  Function moved = *std::move(held);
+  EXPECT_FALSE(held.has_value());  // NOLINT(bugprone-use-after-move): moved out
+}
+
+TEST(OptionalStorage, FollowsTheValueType) {
+  static_assert(TypeTraits<Optional<int>>::storage_enabled);
+  static_assert(TypeTraits<Optional<Function>>::storage_enabled);
+  static_assert(!TypeTraits<tvm::ffi::TensorView>::storage_enabled);
+  static_assert(!TypeTraits<Optional<tvm::ffi::TensorView>>::storage_enabled);
 }
 
 }  // namespace tvm_ffi_optional_test

@@ -236,4 +236,49 @@ TEST(Overload, FieldOnlyTypeGetsGeneratedInit) {
   EXPECT_TRUE(Entries("test.overload.Plain", "__ffi_init__").empty());
 }
 
+int64_t GlobalTwice(int64_t x) { return 2 * x; }
+String GlobalQuote(String s) { return "'" + std::string(s) + "'"; }
+
+TEST(OverloadGlobal, DispatchesInDefinitionOrder) {
+  refl::OverloadGlobalDef()
+      .def("test.overload.global_show", GlobalTwice, "an int")
+      .def("test.overload.global_show", GlobalQuote);
+  Function show = Function::GetGlobalRequired("test.overload.global_show");
+  EXPECT_EQ(show(21).cast<int64_t>(), 42);
+  EXPECT_EQ(show(String("a")).cast<String>(), "'a'");
+  std::string err = ErrorText([&] { show(1.5); });
+  EXPECT_EQ(err.rfind("TypeError: No matching overload found when calling: "
+                      "`test.overload.global_show` with 1 arguments:\nOverload #0: ",
+                      0),
+            0u)
+      << err;
+}
+
+TEST(OverloadGlobal, MetadataListsEveryDefinition) {
+  refl::OverloadGlobalDef()
+      .def("test.overload.global_listed", GlobalTwice)
+      .def("test.overload.global_listed", GlobalQuote, "a string");
+  Function metadata_of = Function::GetGlobalRequired("ffi.GetGlobalFuncMetadata");
+  String text = metadata_of("test.overload.global_listed").cast<String>();
+  using Metadata = Map<String, Any>;
+  Metadata metadata = json::Parse(text).cast<Metadata>();
+  Array<Any> overloads = metadata["overloads"].cast<Array<Any>>();
+  ASSERT_EQ(overloads.size(), 2u);
+  Metadata first = overloads[0].cast<Metadata>();
+  Metadata second = overloads[1].cast<Metadata>();
+  EXPECT_EQ(metadata["type_schema"].cast<String>(), first["type_schema"].cast<String>());
+  EXPECT_EQ(first.count("doc"), 0u);
+  EXPECT_EQ(second["doc"].cast<String>(), "a string");
+  EXPECT_NE(second["type_schema"].cast<String>().find("ffi.String"), std::string::npos);
+}
+
+TEST(OverloadGlobal, DoesNotReplaceAnotherFunction) {
+  refl::GlobalDef().def("test.overload.global_taken", GlobalTwice);
+  std::string err =
+      ErrorText([] { refl::OverloadGlobalDef().def("test.overload.global_taken", GlobalQuote); });
+  EXPECT_NE(err.find("test.overload.global_taken"), std::string::npos) << err;
+  Function taken = Function::GetGlobalRequired("test.overload.global_taken");
+  EXPECT_EQ(taken(4).cast<int64_t>(), 8);
+}
+
 }  // namespace tvm_ffi_overload_test

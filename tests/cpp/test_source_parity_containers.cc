@@ -542,7 +542,7 @@ TEST(SourceParityTraits, SeqAndMapTraitsBases) {
   Any list = List<int>{1, 2};
   EXPECT_EQ(list.cast<Array<int>>().size(), 2u);
   EXPECT_EQ(ErrorText([&] { Any(List<Any>{1, "x"}).cast<Array<int>>(); }),
-            "TypeError: Cannot convert from type `List[index 1: ffi.SmallStr]` to `Array<int>`");
+            "TypeError: Cannot convert from type `Array[index 1: ffi.SmallStr]` to `Array<int>`");
 
   using TupleTraits = ffi::TypeTraits<ffi::Tuple<int, String>>;
   Array<Any> cells{1, "x"};
@@ -601,6 +601,9 @@ TEST(SourceParityOptional, SameAsValueTypeAndPointerTraits) {
   EXPECT_TRUE(holder.same_as(held));
   EXPECT_FALSE(holder.same_as(Array<int>{1}));
   static_assert(std::is_same_v<Optional<Array<int>>::value_type, Array<int>>);
+  // As in Apache's headers, an Optional of a reference is not a reference itself.
+  static_assert(!std::is_base_of_v<ObjectRef, Optional<Array<int>>>);
+  static_assert(!std::is_convertible_v<Optional<ObjectRef>, ObjectRef>);
   static_assert(!Optional<Array<int>>::_type_container_is_exact);
   static_assert(Optional<ObjectRef>::_type_container_is_exact);
 

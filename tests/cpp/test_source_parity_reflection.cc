@@ -243,6 +243,15 @@ TEST(SourceParityReflection, EnsureTypeAttrColumnTakesATypedKey) {
   EXPECT_EQ(refl::TypeAttrColumn(kKey)[BoxObj::RuntimeTypeIndex()].cast<int64_t>(), 9);
 }
 
+TEST(SourceParityReflection, AttrKeyValueFromIsStrict) {
+  constexpr refl::AttrKey<bool> kFlag{"tsp_refl_flag"};
+  EXPECT_EQ(kFlag.ValueFrom(AnyView(true)), std::optional<bool>(true));
+  EXPECT_FALSE(kFlag.ValueFrom(AnyView(nullptr)).has_value());
+  // An int is not a bool here, though it would convert to one.
+  EXPECT_EQ(ErrorText([&] { kFlag.ValueFrom(AnyView(1)); }),
+            "TypeError: Cannot treat type `int` as type `bool`");
+}
+
 // ---- GetFieldByteOffsetToObject ------------------------------------------------------------
 
 TEST(SourceParityReflection, FieldOffsetDeducesTheClass) {

@@ -140,8 +140,10 @@ TEST(String, FromStdStringRvalue) {
   String b(std::move(big));
   EXPECT_EQ(a, "tiny");
   EXPECT_EQ(b, "long enough to live on the heap");
-  EXPECT_EQ(CellOf(a).type_index, kTVMFFISmallStr);
+  // Apache adopts a moved std::string's buffer in a heap object whatever its size.
+  EXPECT_EQ(CellOf(a).type_index, kTVMFFIStr);
   EXPECT_EQ(CellOf(b).type_index, kTVMFFIStr);
+  EXPECT_EQ(a.data()[a.size()], '\0');
   EXPECT_EQ(b.data()[b.size()], '\0');
 }
 
@@ -161,6 +163,67 @@ TEST(String, CompareWithEveryKind) {
   EXPECT_LT(str.compare("bbbb"), 0);
   TVMFFIByteArray arr{"bbb", 3};
   EXPECT_EQ(str.compare(arr), 0);
+}
+
+TEST(String, CompareIsSign) {
+  String str("hello");
+  EXPECT_EQ(str.compare("hello"), 0);
+  EXPECT_EQ(str.compare("hallo"), 1);
+  EXPECT_EQ(str.compare(String("hzllo")), -1);
+  EXPECT_EQ(str.compare(std::string("hell")), 1);
+  EXPECT_EQ(str.compare(TVMFFIByteArray{"hello world", 11}), -1);
+  EXPECT_EQ(Bytes::memncmp("abc", "abz", 3, 3), -1);
+  EXPECT_EQ(Bytes::memncmp("abz", "abc", 3, 3), 1);
+}
+
+TEST(String, CompareSeesBytesAfterNul) {
+  std::string lhs("aaa\0one", 7);
+  std::string rhs("aaa\0two", 7);
+  String a(lhs);
+  EXPECT_EQ(a.size(), 7u);
+  EXPECT_EQ(a.compare(lhs), 0);
+  EXPECT_EQ(a.compare(String(rhs)), -1);
+  EXPECT_EQ(String(rhs).compare(a), 1);
+}
+
+TEST(String, CompareUsesPlainChar) {
+  // Apache compares `char`s, so bytes >= 0x80 order by the platform's char signedness.
+  String high("\x80");
+  int expected = std::is_signed_v<char> ? -1 : 1;
+  EXPECT_EQ(high.compare("\x01"), expected);
+  EXPECT_EQ(String("\x01").compare(high), -expected);
+}
+
+TEST(String, WhichConstructorsAreInline) {
+  std::string text = "ab";
+  EXPECT_EQ(CellOf(String(text)).type_index, kTVMFFISmallStr);
+  EXPECT_EQ(CellOf(String("ab")).type_index, kTVMFFISmallStr);
+  EXPECT_EQ(CellOf(String(std::string(text))).type_index, kTVMFFIStr);
+  String assigned;
+  assigned = std::string("ab");
+  EXPECT_EQ(CellOf(assigned).type_index, kTVMFFIStr);
+  assigned = text;
+  EXPECT_EQ(CellOf(assigned).type_index, kTVMFFISmallStr);
+  EXPECT_EQ(CellOf(String("a") + String("b")).type_index, kTVMFFISmallStr);
+  EXPECT_EQ(CellOf(String("a") + std::string("b")).type_index, kTVMFFISmallStr);
+  EXPECT_EQ(CellOf(std::string("a") + String("b")).type_index, kTVMFFISmallStr);
+  EXPECT_EQ(CellOf("a" + String("b")).type_index, kTVMFFISmallStr);
+  String joined = String("abcd") + "efgh";
+  EXPECT_EQ(CellOf(joined).type_index, kTVMFFIStr);
+  EXPECT_EQ(joined, "abcdefgh");
+  EXPECT_EQ(joined.data()[joined.size()], '\0');
+}
+
+TEST(Bytes, WhichConstructorsAreInline) {
+  std::string text = "ab";
+  EXPECT_EQ(CellOf(Bytes(text)).type_index, kTVMFFISmallBytes);
+  EXPECT_EQ(CellOf(Bytes(std::string(text))).type_index, kTVMFFIBytes);
+  Bytes assigned;
+  assigned = text;
+  EXPECT_EQ(CellOf(assigned).type_index, kTVMFFISmallBytes);
+  assigned = std::string("xy");
+  EXPECT_EQ(CellOf(assigned).type_index, kTVMFFIBytes);
+  EXPECT_EQ(std::string(assigned), "xy");
 }
 
 TEST(String, RelationalOperators) {

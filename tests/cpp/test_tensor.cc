@@ -204,12 +204,17 @@ TEST(TensorView, AsStridedKeepsTheSourceAliveAndCopiesShape) {
   shape.assign({9, 9});
   strides.assign({9, 9});
   EXPECT_EQ(source.use_count(), 2);
-  EXPECT_EQ(view.data_ptr(), source.data_ptr());
-  EXPECT_EQ(view.byte_offset(), 8u);
+  // On the CPU the data pointer takes the offset of 2 floats.
+  EXPECT_EQ(view.data_ptr(), static_cast<char*>(source.data_ptr()) + 8);
+  EXPECT_EQ(view.byte_offset(), 0u);
   EXPECT_EQ(ToVector(view.shape()), (std::vector<int64_t>{3, 2}));
   EXPECT_EQ(ToVector(view.strides()), (std::vector<int64_t>{1, 3}));
   EXPECT_FALSE(view.IsContiguous());
   EXPECT_EQ(source.as_strided({6}, {1}).byte_offset(), 0u);
+  // Offsets add up.
+  Tensor further = view.as_strided({1}, {1}, 1);
+  EXPECT_EQ(further.data_ptr(), static_cast<char*>(source.data_ptr()) + 12);
+  further = Tensor();
   source = Tensor();
   EXPECT_EQ(freed, 0);
   view = Tensor();
@@ -243,6 +248,8 @@ TEST(TensorView, AsStridedRejectsMismatchedSizes) {
   Tensor source = MakeCPUTensor({6}, &allocated, &freed);
   EXPECT_EQ(ErrorText([&] { source.as_strided({2, 3}, {1}); }),
             "ValueError: shape and strides must have the same size.");
+  EXPECT_EQ(ErrorText([&] { source.as_strided({2}, {1}, -1); }),
+            "ValueError: as_strided: the element offset must not be negative, got -1");
 }
 
 DLTensor MakeDLTensor(int64_t* shape, int64_t* strides, int32_t ndim) {
@@ -403,7 +410,14 @@ TEST(TensorView, FromTensorAndDLTensorPointer) {
   int64_t new_strides[1] = {2};
   TensorView strided = raw_view.as_strided(ShapeView(new_shape, 1), ShapeView(new_strides, 1), 1);
   EXPECT_EQ(strided.stride(0), 2);
+  // No data: nothing to move, the offset stays.
   EXPECT_EQ(strided.byte_offset(), 4u);
+  float data[5] = {};
+  raw.data = data;
+  TensorView with_data =
+      TensorView(&raw).as_strided(ShapeView(new_shape, 1), ShapeView(new_strides, 1), 1);
+  EXPECT_EQ(with_data.byte_offset(), 0u);
+  EXPECT_EQ(with_data.data_ptr(), static_cast<void*>(data + 1));
   view = tensor;
   EXPECT_EQ(view.ndim(), 2);
   EXPECT_EQ(ErrorText([] {

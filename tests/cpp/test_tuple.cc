@@ -97,6 +97,16 @@ TEST(Tuple, RvalueGetMovesWhenUnique) {
   EXPECT_EQ(moved, "a long string that is not small at all");
 }
 
+TEST(Tuple, GetAfterAnObjectElementWasMovedOut) {
+  using tvm::ffi::get;
+  Tuple<Array<int>, int64_t> t(Array<int>{0}, 3);
+  Tuple<Array<int>, int64_t>& alias = t;
+  Array<int> taken = get<0>(std::move(alias));  // unique: moved out, leaving the cell empty
+  EXPECT_EQ(taken.use_count(), 1);
+  EXPECT_FALSE(get<0>(t).defined());
+  EXPECT_EQ(get<1>(t), 3);
+}
+
 TEST(Tuple, SetCopiesOnWrite) {
   Tuple<int64_t, String> a(1, "x");
   const ArrayObj* before = a.get();
@@ -110,6 +120,20 @@ TEST(Tuple, SetCopiesOnWrite) {
   EXPECT_EQ(b.get<1>(), "y");
   EXPECT_EQ(b.get<0>(), 2);
   EXPECT_EQ(a.get(), before);
+}
+
+TEST(Tuple, SetOnANullTuple) {
+  Tuple<int64_t, String> a(1, "x");
+  Tuple<int64_t, String> taken = std::move(a);
+  a.Set<0>(5);  // NOLINT(bugprone-use-after-move): a null tuple gets default elements
+  EXPECT_EQ(a.get<0>(), 5);
+  EXPECT_EQ(a.get<1>(), "");
+  using Arc = tvm::ffi::Arc<ArrayObj>;
+  Tuple<int64_t, Arc> b(1, tvm::ffi::details::ObjectUnsafe::ArcFromObjectPtr(ArrayObj::Empty(0)));
+  Tuple<int64_t, Arc> b_taken = std::move(b);
+  // An Arc has no default: setting an element of a null tuple of one is an error, not a crash.
+  EXPECT_EQ(tvm_ffi_test::ErrorText([&] { b.Set<0>(2); }),  // NOLINT(bugprone-use-after-move)
+            "RuntimeError: cannot set an element of a null Tuple");
 }
 
 TEST(Tuple, StructuredBindings) {

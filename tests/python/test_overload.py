@@ -2,7 +2,8 @@
 """Overloaded methods (C++ ``reflection/overload.h``) as Python sees them.
 
 ``tests/compat/overload_lib.cc`` defines ``<prefix>.Counter`` with two constructors, an
-instance method of three definitions and one of two, and static methods of three and of two.
+instance method of three definitions and one of two, and static methods of three and of two;
+built with our headers, also global functions of three and of two definitions.
 Every definition is a method entry of its own in the type's reflection, as Apache records it;
 the tests check the calls (the first definition that accepts the arguments runs), the entries,
 ``__doc__`` and ``__signature__``, the stubs and ``tvm-ffi-stubgen``'s output, and that the
@@ -90,7 +91,8 @@ def _build(include_dirs: list[str], lib_dir: str, prefix: str, output: Path, doc
         pytest.skip("overload tests need the system compiler 'g++'")
     cmd = ["g++", "-std=c++17", "-O1", "-Wall", "-fPIC", "-shared"]
     cmd += [f"-I{d}" for d in include_dirs]
-    cmd += [f'-DOVERLOAD_PREFIX="{prefix}"', *(["-DOVERLOAD_DOCS"] if docs else [])]
+    cmd += [f'-DOVERLOAD_PREFIX="{prefix}"']
+    cmd += ["-DOVERLOAD_DOCS", "-DOVERLOAD_GLOBALS"] if docs else []
     cmd += [str(SOURCE), f"-L{lib_dir}", "-ltvm_ffi", "-o", str(output)]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False)
     assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stdout}{proc.stderr}"
@@ -99,7 +101,8 @@ def _build(include_dirs: list[str], lib_dir: str, prefix: str, output: Path, doc
 
 @pytest.fixture(scope="module")
 def ours_lib(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """overload_lib.cc built with our headers (type key prefix ``ovl_ours``, with docs)."""
+    """overload_lib.cc built with our headers (type key prefix ``ovl_ours``, with docs and the
+    overloaded global functions)."""
     includes = [libinfo.find_include_path(), libinfo.find_dlpack_include_path()]
     lib_dir = os.path.dirname(libinfo.find_libtvm_ffi())
     output = tmp_path_factory.mktemp("overload") / "overload_ours.so"
@@ -313,3 +316,99 @@ def test_apache_package_reads_the_same(
     assert not ours_runtime.startswith(site), ours_runtime
     assert apache_read == ours_read
     assert len(ours_read["methods"]) == 13
+
+
+GLOBAL_STUBS = [
+    "@overload",
+    "def describe(_0: int, /) -> str: ...",
+    "@overload",
+    "def describe(_0: str, /) -> str: ...",
+    "@overload",
+    "def describe(_0: Sequence[int], /) -> str: ...",
+    "@overload",
+    "def zero() -> int: ...",
+    "@overload",
+    "def zero(_0: int, /) -> int: ...",
+]
+
+
+@pytest.fixture(scope="module")
+def global_funcs(counter: type) -> Any:
+    """The overloaded global functions ``ovl_ours.describe`` and ``ovl_ours.zero``."""
+    return tvm_ffi.get_global_func("ovl_ours.describe"), tvm_ffi.get_global_func("ovl_ours.zero")
+
+
+def test_global_overloads_pick_by_argument(global_funcs: Any) -> None:
+    describe, zero = global_funcs
+    assert describe(7) == "int 7"
+    assert describe("x") == "str x"
+    assert describe([1, 2, 3]) == "array of 3"
+    assert zero() == 0
+    assert zero(9) == 0
+
+
+def test_global_overload_no_match_lists_every_definition(global_funcs: Any) -> None:
+    describe, zero = global_funcs
+    with pytest.raises(TypeError) as info:
+        describe(1.5)
+    assert str(info.value) == (
+        "No matching overload found when calling: `ovl_ours.describe` with 1 arguments:\n"
+        "Overload #0: Mismatched type on argument #0 when calling: "
+        "`ovl_ours.describe (0: int) -> str`. Expected `int` but got `float`\n"
+        "Overload #1: Mismatched type on argument #0 when calling: "
+        "`ovl_ours.describe (0: str) -> str`. Expected `str` but got `float`\n"
+        "Overload #2: Mismatched type on argument #0 when calling: "
+        "`ovl_ours.describe (0: Array<int>) -> str`. Expected `Array<int>` but got `float`"
+    )
+    with pytest.raises(TypeError, match=r"`ovl_ours\.zero` with 2 arguments:\n"):
+        zero(1, 2)
+
+
+def test_global_overload_metadata_lists_every_definition(global_funcs: Any) -> None:
+    metadata = tvm_ffi.get_global_func_metadata("ovl_ours.describe")
+    definitions = metadata["overloads"]
+    assert [_params_of(d["type_schema"]) for d in definitions] == [
+        ["int"],
+        ["ffi.String"],
+        ["ffi.Array"],
+    ]
+    assert [d.get("doc") for d in definitions] == ["Describe an int.", None, "Describe an array."]
+    # Readers that know nothing of overloads see the first definition.
+    assert metadata["type_schema"] == definitions[0]["type_schema"]
+    zero = tvm_ffi.get_global_func_metadata("ovl_ours.zero")["overloads"]
+    assert [_params_of(d["type_schema"]) for d in zero] == [[], ["int"]]
+
+
+def _params_of(type_schema: str) -> list[str]:
+    return [param["type"] for param in json.loads(type_schema)["named_args"].get("params", [])]
+
+
+def test_global_overload_signature_and_doc(global_funcs: Any) -> None:
+    describe, zero = global_funcs
+    assert str(inspect.signature(describe)) == "(*args)"
+    assert describe.__doc__ == (
+        "ovl_ours.describe(_0: int, /) -> str\n"
+        "ovl_ours.describe(_0: str, /) -> str\n"
+        "ovl_ours.describe(_0: Array[int], /) -> str\n\n"
+        "Describe an int.\n\nDescribe an array."
+    )
+    assert zero.__doc__ == "ovl_ours.zero() -> int\novl_ours.zero(_0: int, /) -> int"
+    assert tvm_ffi.core._get_global_func_doc("ovl_ours.describe") == (
+        "Describe an int.\n\nDescribe an array."
+    )
+
+
+def test_stubgen_writes_global_overloads(ours_lib: Path, tmp_path: Path) -> None:
+    stub = tmp_path / "funcs.py"
+    stub.write_text(
+        "# tvm-ffi-stubgen(begin): import-section\n# tvm-ffi-stubgen(end)\n"
+        "# tvm-ffi-stubgen(begin): global/ovl_ours\n# tvm-ffi-stubgen(end)\n"
+    )
+    command = [sys.executable, "-m", "tvm_ffi.stub.cli", str(stub), "--dlls", str(ours_lib)]
+    proc = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    text = stub.read_text()
+    assert "    from typing import overload\n" in text, text
+    lines = [line.strip() for line in text.split("if TYPE_CHECKING:\n")[-1].splitlines()]
+    start = lines.index("@overload")
+    assert lines[start : start + len(GLOBAL_STUBS) + 1] == [*GLOBAL_STUBS, "# fmt: on"], text

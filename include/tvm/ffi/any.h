@@ -9,6 +9,7 @@
 #include <tvm/ffi/string.h>
 #include <tvm/ffi/type_traits.h>
 
+#include <atomic>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -417,20 +418,99 @@ inline bool AnyEqualCell(const TVMFFIAny* lhs, const TVMFFIAny* rhs) {
   TVMFFIByteArray b = *StringOrBytesContent(rhs);
   return Bytes::memequal(a.data, b.data, a.size, b.size);
 }
+
+inline constexpr char kAnyHashHookName[] = "__any_hash__";
+inline constexpr char kAnyEqualHookName[] = "__any_equal__";
+
+/// The row of object type type_index in the type attribute column kName, or nullptr when the
+/// value is not an object, the column or row is missing, or the row is None. The column is looked
+/// up until it exists, then cached.
+template <const char* kName>
+inline const TVMFFIAny* AnyHookRow(int32_t type_index) {
+  if (type_index < TypeIndex::kTVMFFIStaticObjectBegin) return nullptr;
+  static std::atomic<const TVMFFITypeAttrColumn*> cache{nullptr};
+  const TVMFFITypeAttrColumn* column = cache.load(std::memory_order_acquire);
+  if (column == nullptr) {
+    TVMFFIByteArray name{kName, std::char_traits<char>::length(kName)};
+    column = TVMFFIGetTypeAttrColumn(&name);
+    if (column == nullptr) return nullptr;
+    cache.store(column, std::memory_order_release);
+  }
+  int32_t row = type_index - column->begin_index;
+  if (row < 0 || row >= column->size) return nullptr;
+  const TVMFFIAny* hook = column->data + row;
+  return hook->type_index == TypeIndex::kTVMFFINone ? nullptr : hook;
+}
+
+/// Calls a `__any_hash__` / `__any_equal__` hook on args (each the cell of a live Any) and returns
+/// its owned result; a raised Error is thrown. The hook is an OpaquePtr to a native
+/// `TVMFFIAny (*)(const Any&...) noexcept` (result or Error in an owned cell) or a Function.
+template <size_t kNumArgs>
+inline Any CallAnyHook(const TVMFFIAny* hook, const TVMFFIAny* const (&args)[kNumArgs]) {
+  TVMFFIAny result;
+  ResetPODCell(&result, TypeIndex::kTVMFFINone);
+  if (hook->type_index == TypeIndex::kTVMFFIOpaquePtr) {
+    TVM_FFI_ICHECK(hook->v_ptr != nullptr) << "a native type attribute hook is null";
+    // Any is layout-identical to its TVMFFIAny cell, which is how native hooks receive it.
+    if constexpr (kNumArgs == 1) {
+      using FHook = TVMFFIAny (*)(const Any&) noexcept;
+      result = reinterpret_cast<FHook>(hook->v_ptr)(*reinterpret_cast<const Any*>(args[0]));
+    } else {
+      using FHook = TVMFFIAny (*)(const Any&, const Any&) noexcept;
+      result = reinterpret_cast<FHook>(hook->v_ptr)(*reinterpret_cast<const Any*>(args[0]),
+                                                    *reinterpret_cast<const Any*>(args[1]));
+    }
+    Any owned = AnyUnsafe::MoveTVMFFIAnyToAny(&result);
+    if (owned.type_index() == TypeIndex::kTVMFFIError) throw owned.cast<Error>();
+    return owned;
+  }
+  TVM_FFI_ICHECK(hook->type_index == TypeIndex::kTVMFFIFunction)
+      << "a type attribute hook must be an OpaquePtr or a Function, got type index "
+      << hook->type_index;
+  TVMFFIAny packed[kNumArgs];
+  for (size_t i = 0; i < kNumArgs; ++i) packed[i] = *args[i];
+  TVMFFIFunctionCell* func = TVMFFIFunctionGetCellPtr(hook->v_obj);
+  if (func->safe_call(hook->v_obj, packed, static_cast<int32_t>(kNumArgs), &result) != 0) {
+    throw MoveFromSafeCallRaised();
+  }
+  return AnyUnsafe::MoveTVMFFIAnyToAny(&result);
+}
 }  // namespace details
 
-/// Hash functor over Any values matching the ABI's key hashing.
+/// Hash functor over Any values (docs/abi.md, 'Equality and hashing'): strings and bytes by
+/// content (inline and heap alike), objects whose type registers `__any_hash__` by
+/// StableHashCombine(type index, hook result), everything else by its bits.
 struct AnyHash {
   uint64_t operator()(const Any& value) const {
-    return details::AnyHashCell(details::AnyUnsafe::TVMFFIAnyPtrFromAny(value));
+    const TVMFFIAny* cell = details::AnyUnsafe::TVMFFIAnyPtrFromAny(value);
+    if (cell->type_index != TypeIndex::kTVMFFIStr && cell->type_index != TypeIndex::kTVMFFIBytes) {
+      if (const TVMFFIAny* hook =
+              details::AnyHookRow<details::kAnyHashHookName>(cell->type_index)) {
+        const TVMFFIAny* const args[1] = {cell};
+        uint64_t custom = static_cast<uint64_t>(details::CallAnyHook(hook, args).cast<int64_t>());
+        return details::StableHashCombine(static_cast<uint64_t>(cell->type_index), custom);
+      }
+    }
+    return details::AnyHashCell(cell);
   }
 };
 
-/// Equality functor over Any values matching the ABI's key equality.
+/// Equality functor over Any values (docs/abi.md, 'Equality and hashing'): identical cells,
+/// strings and bytes of equal content, and two objects of one type that registers `__any_equal__`
+/// when it says so.
 struct AnyEqual {
   bool operator()(const Any& lhs, const Any& rhs) const {
-    return details::AnyEqualCell(details::AnyUnsafe::TVMFFIAnyPtrFromAny(lhs),
-                                 details::AnyUnsafe::TVMFFIAnyPtrFromAny(rhs));
+    const TVMFFIAny* a = details::AnyUnsafe::TVMFFIAnyPtrFromAny(lhs);
+    const TVMFFIAny* b = details::AnyUnsafe::TVMFFIAnyPtrFromAny(rhs);
+    if (details::AnyEqualCell(a, b)) return true;
+    if (a->type_index != b->type_index || a->type_index == TypeIndex::kTVMFFIStr ||
+        a->type_index == TypeIndex::kTVMFFIBytes) {
+      return false;
+    }
+    const TVMFFIAny* hook = details::AnyHookRow<details::kAnyEqualHookName>(a->type_index);
+    if (hook == nullptr) return false;
+    const TVMFFIAny* const args[2] = {a, b};
+    return details::CallAnyHook(hook, args).cast<bool>();
   }
 };
 

@@ -657,7 +657,11 @@ inline ObjectPtr<BaseType> GetObjectPtr(ObjType* ptr) {
 #define TVM_FFI_DECLARE_OBJECT_INFO_COMMON_(TypeName, ParentType)        \
   static_assert(!ParentType::_type_final, "ParentType marked as final"); \
   static constexpr int32_t _type_depth = ParentType::_type_depth + 1;    \
-  using _type_parent = ParentType;                                       \
+  using _type_parent = ParentType;
+
+/// Declares RuntimeTypeIndex(), last, so that the declaring macros end with a function body
+/// (a use may or may not add a semicolon).
+#define TVM_FFI_DECLARE_RUNTIME_TYPE_INDEX_(TypeName) \
   static int32_t RuntimeTypeIndex() { return TypeName::_GetOrAllocRuntimeTypeIndex(); }
 
 /// Checks, inside a member function (the class is complete there), that TypeName keeps the
@@ -678,11 +682,12 @@ inline ObjectPtr<BaseType> GetObjectPtr(ObjType* ptr) {
         static_cast<int32_t>(TypeName::_type_child_slots),                                    \
         TypeName::_type_child_slots_can_overflow, ParentType::_GetOrAllocRuntimeTypeIndex()); \
     return tindex;                                                                            \
-  }
+  }                                                                                           \
+  TVM_FFI_DECLARE_RUNTIME_TYPE_INDEX_(TypeName)
 
-/// Declares a dynamically indexed object type, registered when the library loads.
-#define TVM_FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType)                            \
-  static constexpr const char* _type_key = TypeKey;                                           \
+/// Declares a dynamically indexed object type whose class declares `_type_key` itself,
+/// registered when the library loads.
+#define TVM_FFI_DECLARE_OBJECT_INFO_PREDEFINED_TYPE_KEY(TypeName, ParentType)                 \
   TVM_FFI_DECLARE_OBJECT_INFO_COMMON_(TypeName, ParentType)                                   \
   static int32_t _GetOrAllocRuntimeTypeIndex() {                                              \
     TVM_FFI_CHECK_S_EQ_HASH_KIND_KEPT_(TypeName, ParentType);                                 \
@@ -695,7 +700,13 @@ inline ObjectPtr<BaseType> GetObjectPtr(ObjType* ptr) {
         TypeName::_type_child_slots_can_overflow, ParentType::_GetOrAllocRuntimeTypeIndex()); \
     return tindex;                                                                            \
   }                                                                                           \
-  static inline const int32_t _type_index = _GetOrAllocRuntimeTypeIndex()
+  static inline const int32_t _type_index = _GetOrAllocRuntimeTypeIndex();                    \
+  TVM_FFI_DECLARE_RUNTIME_TYPE_INDEX_(TypeName)
+
+/// Declares a dynamically indexed object type, registered when the library loads.
+#define TVM_FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType) \
+  static constexpr const char* _type_key = TypeKey;                \
+  TVM_FFI_DECLARE_OBJECT_INFO_PREDEFINED_TYPE_KEY(TypeName, ParentType)
 
 /// Like TVM_FFI_DECLARE_OBJECT_INFO for a type that has no subclasses.
 #define TVM_FFI_DECLARE_OBJECT_INFO_FINAL(TypeKey, TypeName, ParentType) \
@@ -706,10 +717,6 @@ inline ObjectPtr<BaseType> GetObjectPtr(ObjType* ptr) {
 /// Declares a predefined type whose class sets `_type_index` itself (docs/abi.md, 'Type indices').
 #define TVM_FFI_DECLARE_OBJECT_INFO_STATIC(TypeKey, TypeName, ParentType) \
   static constexpr const char* _type_key = TypeKey;                       \
-  TVM_FFI_DECLARE_OBJECT_INFO_STATIC_INDEX_(TypeName, ParentType)
-
-/// Declares a predefined type whose class already declares `_type_key` and `_type_index`.
-#define TVM_FFI_DECLARE_OBJECT_INFO_PREDEFINED_TYPE_KEY(TypeName, ParentType) \
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC_INDEX_(TypeName, ParentType)
 
 /// Declares a lookup-only type (never registered; resolved by key on first use).

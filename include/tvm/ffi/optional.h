@@ -37,6 +37,16 @@ U OptionalMoveAsOrThrow(Opt&& opt) {
 template <typename T, typename = void>
 class Optional;
 
+namespace details {
+/// Whether two const T can be compared with ==.
+template <typename T, typename = void>
+inline constexpr bool has_equality_v = false;
+template <typename T>
+inline constexpr bool
+    has_equality_v<T, std::void_t<decltype(std::declval<const T&>() == std::declval<const T&>())>> =
+        true;
+}  // namespace details
+
 template <typename T>
 inline constexpr bool is_optional_type_v = false;
 template <typename T>
@@ -183,31 +193,47 @@ class Optional<T, std::enable_if_t<use_any_optional_v<T>>> {
   Any data_;
 };
 
-/// Optional of an object reference: one pointer; a null reference means "nothing".
+/// Optional of an object reference: one pointer; a null reference means "nothing". Like
+/// Apache's, it is not an ObjectRef itself.
 template <typename T>
-class Optional<T, std::enable_if_t<use_object_ref_optional_v<T>>> : public ObjectRef {
+class Optional<T, std::enable_if_t<use_object_ref_optional_v<T>>> {
  public:
   using value_type = T;
   using ContainerType = typename T::ContainerType;
+  /// As T's (0.1.13's headers declare it; 0.1.15's do not).
   static constexpr bool _type_container_is_exact = T::_type_container_is_exact;
   Optional() = default;
-  Optional(std::nullopt_t) {}                         // NOLINT(*)
-  Optional(std::nullptr_t) {}                         // NOLINT(*)
-  Optional(T value) : ObjectRef(std::move(value)) {}  // NOLINT(*)
-  Optional(std::optional<T> value) {                  // NOLINT(*)
-    if (value.has_value()) *this = Optional(*std::move(value));
+  Optional(std::nullopt_t) {}  // NOLINT(*)
+  Optional(std::nullptr_t) {}  // NOLINT(*)
+  Optional(T value)            // NOLINT(*)
+      : data_(details::ObjectUnsafe::ObjectPtrFromObjectRef<Object>(std::move(value))) {}
+  Optional(std::optional<T> value) {  // NOLINT(*)
+    if (value.has_value()) {
+      data_ = details::ObjectUnsafe::ObjectPtrFromObjectRef<Object>(*std::move(value));
+    }
   }
   template <typename U, typename = std::enable_if_t<std::is_base_of_v<T, U>>>
-  Optional(const Optional<U>& other) : ObjectRef(other) {}  // NOLINT(*)
-  explicit Optional(UnsafeInit tag) : ObjectRef(tag) {}
+  Optional(const Optional<U>& other) : data_(other.data_) {}  // NOLINT(*)
+  explicit Optional(UnsafeInit) {}
 
-  bool has_value() const { return data_ != nullptr; }
-  explicit operator bool() const { return has_value(); }
-  T value() const {
+  bool has_value() const noexcept { return data_ != nullptr; }
+  explicit operator bool() const noexcept { return has_value(); }
+  /// The value; RuntimeError "Back optional access" when empty.
+  T value() const& {
     if (!has_value()) details::ThrowBackOptionalAccess();
     return details::ObjectUnsafe::ObjectRefFromObjectPtr<T>(data_);
   }
-  T value_or(T default_value) const { return has_value() ? value() : default_value; }
+  /// Like value() const&, moving the reference out.
+  T value() && {
+    if (!has_value()) details::ThrowBackOptionalAccess();
+    return details::ObjectUnsafe::ObjectRefFromObjectPtr<T>(std::move(data_));
+  }
+  /// The value, or default_value (converted to T) when empty.
+  template <typename U = std::remove_cv_t<T>>
+  T value_or(U&& default_value) const {
+    return has_value() ? details::ObjectUnsafe::ObjectRefFromObjectPtr<T>(data_)
+                       : T(std::forward<U>(default_value));
+  }
   /// The value as U when the cell it travels in is strictly a U (a U* for an object class U;
   /// None when empty), without conversion.
   template <typename U>
@@ -224,15 +250,87 @@ class Optional<T, std::enable_if_t<use_object_ref_optional_v<T>>> : public Objec
   U as_or_throw() && {
     return details::OptionalMoveAsOrThrow<U>(std::move(*this));
   }
-  T operator*() const { return value(); }
-  auto get() const { return value().get(); }
-  bool operator==(std::nullopt_t) const { return !has_value(); }
-  bool operator!=(std::nullopt_t) const { return has_value(); }
-  bool operator==(std::nullptr_t) const { return !has_value(); }
-  bool operator!=(std::nullptr_t) const { return has_value(); }
-  bool operator==(const Optional& other) const { return data_ == other.data_; }
-  bool operator!=(const Optional& other) const { return data_ != other.data_; }
+  /// The value, unchecked: a null T when empty.
+  T operator*() const& noexcept { return details::ObjectUnsafe::ObjectRefFromObjectPtr<T>(data_); }
+  /// Like operator*() const&, moving the reference out.
+  T operator*() && noexcept {
+    return details::ObjectUnsafe::ObjectRefFromObjectPtr<T>(std::move(data_));
+  }
+  /// The object, nullptr when empty.
+  const ContainerType* get() const { return static_cast<const ContainerType*>(data_.get()); }
+  const ContainerType* operator->() const { return get(); }
+  /// Whether both hold the same object (or are both empty).
+  bool same_as(const Optional& other) const { return data_ == other.data_; }
+  /// Whether this holds other's object (empty and a null reference count as the same).
+  bool same_as(const ObjectRef& other) const { return data_.get() == other.get(); }
+  bool unique() const { return data_.unique(); }
+  int use_count() const { return data_.use_count(); }
+
+  bool operator==(std::nullopt_t) const noexcept { return !has_value(); }
+  bool operator!=(std::nullopt_t) const noexcept { return has_value(); }
+  bool operator==(std::nullptr_t) const noexcept { return !has_value(); }
+  bool operator!=(std::nullptr_t) const noexcept { return has_value(); }
+  // Comparisons with values compare T's way (whatever T's == gives, e.g. an expression), after
+  // the shortcuts of emptiness and identity; by identity when T has no == (e.g. Function).
+  auto operator==(const Optional& other) const { return EqualsOptional(other); }
+  auto operator!=(const Optional& other) const { return DiffersOptional(other); }
+  auto operator==(const std::optional<T>& other) const { return EqualsOptional(other); }
+  auto operator!=(const std::optional<T>& other) const { return DiffersOptional(other); }
+  auto operator==(const T& other) const {
+    if constexpr (!details::has_equality_v<T>) {
+      return has_value() && same_as(other);
+    } else {
+      using Result = decltype(**this == other);
+      if (!has_value()) return Result(false);
+      if (same_as(other)) return Result(true);
+      return **this == other;
+    }
+  }
+  auto operator!=(const T& other) const { return !(*this == other); }
+  template <typename U>
+  auto operator==(const U& other) const {
+    using Result = decltype(**this == other);
+    return has_value() ? **this == other : Result(false);
+  }
+  template <typename U>
+  auto operator!=(const U& other) const {
+    using Result = decltype(**this != other);
+    return has_value() ? **this != other : Result(true);
+  }
   static constexpr bool _type_is_nullable = true;
+
+ private:
+  template <typename Other>
+  auto EqualsOptional(const Other& other) const {
+    if constexpr (!details::has_equality_v<T>) {
+      return has_value() == other.has_value() && (!has_value() || same_as(*other));
+    } else {
+      using Result = decltype(**this == *other);
+      if (!has_value() || !other.has_value()) return Result(has_value() == other.has_value());
+      if (same_as(*other)) return Result(true);
+      return **this == *other;
+    }
+  }
+  template <typename Other>
+  auto DiffersOptional(const Other& other) const {
+    if constexpr (!details::has_equality_v<T>) {
+      return !EqualsOptional(other);
+    } else {
+      return DiffersByValue(other);
+    }
+  }
+  template <typename Other>
+  auto DiffersByValue(const Other& other) const {
+    using Result = decltype(**this != *other);
+    if (!has_value() || !other.has_value()) return Result(has_value() != other.has_value());
+    if (same_as(*other)) return Result(false);
+    return **this != *other;
+  }
+
+  ObjectPtr<Object> data_;
+  friend struct details::ObjectUnsafe;
+  template <typename, typename>
+  friend class Optional;
 };
 
 namespace details {
@@ -335,6 +433,8 @@ class Optional<T, std::enable_if_t<is_object_ptr_type_v<T> || is_arc_type_v<T>>>
 template <typename T>
 struct TypeTraits<Optional<T>> : public TypeTraitsBase {
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIAny;
+  /// An Optional can be stored (in an Any, a container) exactly when its value can.
+  static constexpr bool storage_enabled = TypeTraits<T>::storage_enabled;
   static void CopyToAnyView(const Optional<T>& src, TVMFFIAny* result) {
     if (!src.has_value()) return details::ResetPODCell(result, TypeIndex::kTVMFFINone);
     TypeTraits<T>::CopyToAnyView(*src, result);

@@ -64,11 +64,7 @@ struct TypeTraits<RValueRef<TObjRef>> : public TypeTraitsBase {
     }
     TVMFFIObject** slot = static_cast<TVMFFIObject**>(src->v_ptr);
     if (*slot == nullptr) return std::nullopt;
-    TVMFFIAny target;
-    target.type_index = (*slot)->type_index;
-    target.zero_padding = 0;
-    TVM_FFI_CLEAR_PTR_PADDING_IN_FFI_ANY(&target);
-    target.v_obj = *slot;
+    TVMFFIAny target = TargetCell(*slot);
     if (TypeTraits<TObjRef>::CheckAnyStrict(&target)) {
       // Same storage type: take the caller's reference and leave its slot empty.
       TVMFFIObject* taken = *slot;
@@ -82,13 +78,32 @@ struct TypeTraits<RValueRef<TObjRef>> : public TypeTraitsBase {
     return RValueRef<TObjRef>(*std::move(converted));
   }
 
+  /// `RValueRef<<info>>` with TObjRef's mismatch info of the referenced object (`None` once
+  /// taken), else TObjRef's info of the plain cell.
   static std::string GetMismatchTypeInfo(const TVMFFIAny* source) {
-    return TypeTraits<TObjRef>::GetMismatchTypeInfo(source);
+    if (source->type_index != TypeIndex::kTVMFFIObjectRValueRef) {
+      return TypeTraits<TObjRef>::GetMismatchTypeInfo(source);
+    }
+    TVMFFIObject* obj = *static_cast<TVMFFIObject**>(source->v_ptr);
+    if (obj == nullptr) return "RValueRef<None>";
+    TVMFFIAny target = TargetCell(obj);
+    return "RValueRef<" + TypeTraits<TObjRef>::GetMismatchTypeInfo(&target) + ">";
   }
   static std::string TypeStr() { return "RValueRef<" + TypeTraits<TObjRef>::TypeStr() + ">"; }
   static std::string TypeSchema() {
     return std::string("{\"type\":\"") + StaticTypeKey::kTVMFFIObjectRValueRef + "\",\"args\":[" +
            TypeTraits<TObjRef>::TypeSchema() + "]}";
+  }
+
+ private:
+  /// A borrowed view cell of the object an rvalue reference points at.
+  static TVMFFIAny TargetCell(TVMFFIObject* obj) {
+    TVMFFIAny target;
+    target.type_index = obj->type_index;
+    target.zero_padding = 0;
+    TVM_FFI_CLEAR_PTR_PADDING_IN_FFI_ANY(&target);
+    target.v_obj = obj;
+    return target;
   }
 };
 

@@ -180,12 +180,19 @@ class BytesCell : public BytesBaseCell {
  public:
   BytesCell() { InitTypeIndex(kSmallIndex); }
   BytesCell(const char* data, size_t size) { Init(data, size); }
+  /// Adopts the buffer of other in a heap object, whatever its size (as Apache's headers do).
   explicit BytesCell(std::string&& other) {
-    if (other.size() <= kMaxSmallSize) {
-      Init(other.data(), other.size());
-    } else {
-      InitFromStd<ObjType>(std::move(other), ObjType::_type_index);
-    }
+    InitTypeIndex(kSmallIndex);
+    InitFromStd<ObjType>(std::move(other), ObjType::_type_index);
+  }
+  /// Holds lhs followed by rhs, inline when the result fits.
+  static BytesCell Concat(const char* lhs, size_t lhs_size, const char* rhs, size_t rhs_size) {
+    BytesCell out;
+    char* dest =
+        out.InitSpaceForSize<ObjType>(lhs_size + rhs_size, kSmallIndex, ObjType::_type_index);
+    if (lhs_size != 0) std::memcpy(dest, lhs, lhs_size);
+    if (rhs_size != 0) std::memcpy(dest + lhs_size, rhs, rhs_size);
+    return out;
   }
   BytesCell(const BytesCell& other) = default;
   BytesCell(BytesCell&& other) noexcept : BytesBaseCell(std::move(other)) {
@@ -219,11 +226,13 @@ class BytesCell : public BytesBaseCell {
   }
 };
 
-/// Content comparison used by String and Bytes.
+/// Content comparison used by String and Bytes: -1, 0 or 1, comparing `char`s (signed where the
+/// platform's char is) and then lengths, as Apache's Bytes::memncmp does.
 inline int BytesCompare(const char* lhs, size_t lhs_size, const char* rhs, size_t rhs_size) {
   size_t n = lhs_size < rhs_size ? lhs_size : rhs_size;
-  int result = n == 0 ? 0 : std::memcmp(lhs, rhs, n);
-  if (result != 0) return result;
+  for (size_t i = 0; i < n; ++i) {
+    if (lhs[i] != rhs[i]) return lhs[i] < rhs[i] ? -1 : 1;
+  }
   if (lhs_size == rhs_size) return 0;
   return lhs_size < rhs_size ? -1 : 1;
 }
@@ -243,7 +252,7 @@ class Bytes {
   Bytes(std::string&& other) : cell_(std::move(other)) {}                 // NOLINT(*)
   template <typename T, typename = std::enable_if_t<std::is_convertible_v<T, std::string>>>
   Bytes& operator=(T&& other) {
-    *this = Bytes(std::string(std::forward<T>(other)));
+    Bytes(std::forward<T>(other)).swap(*this);
     return *this;
   }
   Bytes(const Bytes&) = default;
@@ -291,6 +300,7 @@ class String {
   String& operator=(const String&) = default;
   String& operator=(String&&) = default;
   String& operator=(const std::string& other) { return *this = String(other); }
+  String& operator=(std::string&& other) { return *this = String(std::move(other)); }
   String& operator=(const char* other) { return *this = String(other); }
 
   const char* data() const { return cell_.data(); }
@@ -364,6 +374,10 @@ class String {
  private:
   using Cell = details::BytesCell<TypeIndex::kTVMFFISmallStr, StringObj>;
   explicit String(Cell cell) : cell_(std::move(cell)) {}
+  /// lhs followed by rhs; inline when short, like any String built from bytes.
+  static String Concat(const char* lhs, size_t lhs_size, const char* rhs, size_t rhs_size) {
+    return String(Cell::Concat(lhs, lhs_size, rhs, rhs_size));
+  }
   int compare(const char* other, size_t n) const {
     return details::BytesCompare(data(), size(), other, n);
   }
@@ -371,22 +385,27 @@ class String {
   friend struct TypeTraits<String>;
   template <typename, int32_t, int32_t>
   friend struct BytesLikeTypeTraits;
+  friend String operator+(const String& lhs, const String& rhs);
+  friend String operator+(const String& lhs, const std::string& rhs);
+  friend String operator+(const std::string& lhs, const String& rhs);
+  friend String operator+(const String& lhs, const char* rhs);
+  friend String operator+(const char* lhs, const String& rhs);
 };
 
 inline String operator+(const String& lhs, const String& rhs) {
-  return String(std::string(lhs) + std::string(rhs));
+  return String::Concat(lhs.data(), lhs.size(), rhs.data(), rhs.size());
 }
 inline String operator+(const String& lhs, const std::string& rhs) {
-  return String(std::string(lhs) + rhs);
+  return String::Concat(lhs.data(), lhs.size(), rhs.data(), rhs.size());
 }
 inline String operator+(const std::string& lhs, const String& rhs) {
-  return String(lhs + std::string(rhs));
+  return String::Concat(lhs.data(), lhs.size(), rhs.data(), rhs.size());
 }
 inline String operator+(const String& lhs, const char* rhs) {
-  return String(std::string(lhs) + rhs);
+  return String::Concat(lhs.data(), lhs.size(), rhs, std::strlen(rhs));
 }
 inline String operator+(const char* lhs, const String& rhs) {
-  return String(lhs + std::string(rhs));
+  return String::Concat(lhs, std::strlen(lhs), rhs.data(), rhs.size());
 }
 
 // Op is an operator token.  NOLINTBEGIN(bugprone-macro-parentheses)

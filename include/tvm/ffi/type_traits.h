@@ -408,25 +408,11 @@ struct ObjectRefTypeTraitsBase : public TypeTraitsBase {
     details::ResetPODCell(src, TypeIndex::kTVMFFINone);
     return ref;
   }
-  /// The value when TypeTraits<TObjRef> (which may refine this base) accepts the cell strictly;
-  /// an rvalue reference to such an object is copied.
+  /// The value when TypeTraits<TObjRef> (which may refine this base) accepts the cell strictly.
+  /// An rvalue reference cell is refused, as Apache does: only RValueRef<TObjRef> takes one.
   static std::optional<TObjRef> TryCastFromAnyView(const TVMFFIAny* src) {
     if (TypeTraits<TObjRef>::CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
-    if (src->type_index == TypeIndex::kTVMFFIObjectRValueRef) {
-      TVMFFIObject* obj = *static_cast<TVMFFIObject**>(src->v_ptr);
-      if (obj == nullptr) return std::nullopt;
-      TVMFFIAny target;
-      StoreHandle(obj, &target);
-      if (TypeTraits<TObjRef>::CheckAnyStrict(&target)) return CopyFromAnyViewAfterCheck(&target);
-    }
     return std::nullopt;
-  }
-  static std::string GetMismatchTypeInfo(const TVMFFIAny* source) {
-    if (source->type_index == TypeIndex::kTVMFFIObjectRValueRef) {
-      TVMFFIObject* obj = *static_cast<TVMFFIObject**>(source->v_ptr);
-      return "RValueRef<" + TypeIndexToTypeKey(obj != nullptr ? obj->type_index : 0) + ">";
-    }
-    return TypeIndexToTypeKey(source->type_index);
   }
   static std::string TypeStr() { return ContainerType::_type_key; }
   static std::string TypeSchema() { return details::SimpleTypeSchema(TypeStr()); }

@@ -2,7 +2,8 @@
 # function_introspection.pxi: ``__doc__`` and ``__signature__`` of a Function, built on first
 # use from the metadata of where it was found: a global name, a module export or a reflected
 # method. A Function keeps only a small reference saying where (its ``metadata_origin``):
-#   name (a str: the global function of that name)
+#   name (a str: the global function of that name; one defined several times under that name,
+#       C++ OverloadGlobalDef, lists each definition in its metadata's "overloads")
 #   ("module", name, module, query_imports)
 #   ("method", qualified name, metadata dict, doc, is_static)
 #   ("overloads", qualified name, ((metadata dict, doc), ...), is_static): a reflected method
@@ -74,8 +75,24 @@ cdef bint is_overloaded(object func):
     """Whether func is a reflected method with several definitions."""
     if not isinstance(func, _FunctionBase):
         return False
-    origin = (<_FunctionBase>func).metadata_origin
+    return is_overloads_origin((<_FunctionBase>func).metadata_origin)
+
+
+cdef inline bint is_overloads_origin(object origin):
     return isinstance(origin, tuple) and origin[0] == "overloads"
+
+
+cdef object resolved_origin(object origin):
+    """The origin of an overloaded global function as the definitions its metadata lists;
+    any other origin as it is."""
+    if not isinstance(origin, str):
+        return origin
+    metadata = global_metadata_or_none(origin)
+    definitions = metadata.get("overloads") if isinstance(metadata, dict) else None
+    if not isinstance(definitions, list) or len(definitions) < 2:
+        return origin
+    listed = tuple((d, d.get("doc")) for d in definitions if isinstance(d, dict))
+    return ("overloads", origin, listed, True)
 
 
 def _note_module_function(func, module, name, query_imports=False):
@@ -141,10 +158,11 @@ cdef object signature_of(object metadata, bint first_is_self):
 cdef object function_signature(_FunctionBase func):
     if func.metadata_origin is None:
         return _PACKED_SIGNATURE
-    if is_overloaded(func):
+    origin = resolved_origin(func.metadata_origin)
+    if is_overloads_origin(origin):
         # No one signature describes them all: self (for a method), then whatever fits one.
-        return _PACKED_SIGNATURE if func.metadata_origin[3] else _PACKED_METHOD_SIGNATURE
-    _, metadata, _, first_is_self = origin_facts(func.metadata_origin)
+        return _PACKED_SIGNATURE if origin[3] else _PACKED_METHOD_SIGNATURE
+    _, metadata, _, first_is_self = origin_facts(origin)
     return signature_of(metadata, first_is_self)
 
 
@@ -161,9 +179,10 @@ cdef object function_doc(_FunctionBase func, str class_doc):
     """``name(signature)``, then the exported doc string when there is one."""
     if func.metadata_origin is None:
         return class_doc
-    if is_overloaded(func):
-        return overloads_doc(func.metadata_origin)
-    name, metadata, doc, first_is_self = origin_facts(func.metadata_origin)
+    origin = resolved_origin(func.metadata_origin)
+    if is_overloads_origin(origin):
+        return overloads_doc(origin)
+    name, metadata, doc, first_is_self = origin_facts(origin)
     header = f"{name}{signature_of(metadata, first_is_self)}"
     return f"{header}\n\n{inspect.cleandoc(doc)}" if doc else header
 

@@ -50,6 +50,26 @@ def _func_info_from_global_name(name: str) -> FuncInfo:
     return FuncInfo(NamedTypeSchema(name, TypeSchema.from_json_str(raw)), is_member=False)
 
 
+def _func_infos_from_global_name(name: str) -> list[FuncInfo]:
+    """Return each definition of the global function ``name``.
+
+    A function overloaded in C++ (``OverloadGlobalDef``, whose metadata lists its definitions
+    under ``overloads``) has several, any other one.
+
+    Raises
+    ------
+    KeyError
+        If the function has no ``type_schema`` metadata.
+    """
+    definitions = get_global_func_metadata(name).get("overloads")
+    if not isinstance(definitions, list) or len(definitions) < 2:
+        return [_func_info_from_global_name(name)]
+    return [
+        FuncInfo(NamedTypeSchema(name, TypeSchema.from_json_str(d["type_schema"])), is_member=False)
+        for d in definitions
+    ]
+
+
 def _skipped(message: str) -> None:
     print(terminal.paint(f"[Skipped] {message}", terminal.YELLOW))
 
@@ -63,11 +83,11 @@ def collect_global_funcs() -> dict[str, list[FuncInfo]]:
             _skipped(f"Invalid name in global function: {name}")
             continue
         try:
-            info = _func_info_from_global_name(name)
+            infos = _func_infos_from_global_name(name)
         except (KeyError, TypeError, ValueError):
             _skipped(f"Function has no type schema: {name}")
             continue
-        by_prefix.setdefault(prefix, []).append(info)
+        by_prefix.setdefault(prefix, []).extend(infos)
     return by_prefix
 
 

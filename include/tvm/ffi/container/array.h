@@ -243,9 +243,20 @@ class Array : public ObjectRef {
     for (; first != last; ++first) obj->EmplaceBackUnchecked(Any(T(*first)));
     data_ = std::move(obj);
   }
-  /// Applies f: T -> T to each element, in place when unique (copying first when shared).
+  /// Applies f: T -> T to each element. A uniquely held array is changed in place, each element
+  /// moved into f (so f sees it unique, as Apache does; an element f throws on is left None);
+  /// a shared one is copied at the first element f changes.
   template <typename F>
   void MutateByApply(F f) {
+    if (data_ != nullptr && data_.unique()) {
+      Any* cells = GetArrayObj()->MutableBegin();
+      for (int64_t i = 0; i < static_cast<int64_t>(size()); ++i) {
+        T value = details::AnyUnsafe::MoveFromAnyAfterCheck<T>(std::move(cells[i]));
+        cells[i] = Any();
+        cells[i] = Any(T(f(std::move(value))));
+      }
+      return;
+    }
     for (int64_t i = 0; i < static_cast<int64_t>(size()); ++i) {
       Any mapped(T(f((*this)[i])));
       if (!mapped.same_as(GetArrayObj()->begin()[i])) CopyOnWrite()->MutableBegin()[i] = mapped;

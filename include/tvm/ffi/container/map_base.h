@@ -453,7 +453,9 @@ struct MapTypeTraitsBase : public TypeTraitsBase {
   }
   static MapRef MoveFromAnyAfterCheck(TVMFFIAny* src) { return Base::MoveFromAnyAfterCheck(src); }
   /// Shares the object when it already is a MapRef, otherwise converts every entry (copying).
+  /// An rvalue reference cell is refused (only RValueRef<MapRef> takes one), as Apache does.
   static std::optional<MapRef> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == TypeIndex::kTVMFFIObjectRValueRef) return std::nullopt;
     const MapBaseObj* m = details::MapFromCell(src);
     if (m == nullptr) return std::nullopt;
     if (m->type_index() == Derived::kPrimaryTypeIndex && AllStrict(m)) {
@@ -471,20 +473,21 @@ struct MapTypeTraitsBase : public TypeTraitsBase {
     }
     return MapRef(items.begin(), items.end());
   }
-  /// `Map[some key is <info>, V]` or `Map[K, some value is <info>]` for the first bad entry.
+  /// `<kTypeName>[some key is <info>, V]` or `<kTypeName>[K, some value is <info>]` (literal K
+  /// and V, named after the target) for the first bad entry, as Apache does.
   static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
     const MapBaseObj* m = details::MapFromCell(src);
     if (m == nullptr || src->type_index == TypeIndex::kTVMFFIObjectRValueRef) {
       return Base::GetMismatchTypeInfo(src);
     }
-    std::string kind = m->type_index() == TypeIndex::kTVMFFIMap ? "Map[" : "Dict[";
+    const std::string kind = std::string(Derived::kTypeName) + "[";
     for (uint64_t i = m->IterBegin(); i != m->IterEnd(); i = m->IterNext(i)) {
       if (!details::ElemTraits<K>::TryCast(Cell(m->KeyAt(i))).has_value()) {
         return kind + "some key is " + details::ElemTraits<K>::MismatchInfo(Cell(m->KeyAt(i))) +
-               ", " + details::Type2Str<V>::v() + "]";
+               ", V]";
       }
       if (!details::ElemTraits<V>::TryCast(Cell(m->ValueAt(i))).has_value()) {
-        return kind + details::Type2Str<K>::v() + ", some value is " +
+        return kind + "K, some value is " +
                details::ElemTraits<V>::MismatchInfo(Cell(m->ValueAt(i))) + "]";
       }
     }

@@ -277,7 +277,9 @@ struct SeqTypeTraitsBase : public TypeTraitsBase {
   }
   static SeqRef MoveFromAnyAfterCheck(TVMFFIAny* src) { return Base::MoveFromAnyAfterCheck(src); }
   /// Shares the object when it is already a SeqRef, otherwise converts every element (copying).
+  /// An rvalue reference cell is refused (only RValueRef<SeqRef> takes one), as Apache does.
   static std::optional<SeqRef> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == TypeIndex::kTVMFFIObjectRValueRef) return std::nullopt;
     const SeqBaseObj* seq = details::SeqFromCell(src);
     if (seq == nullptr) return std::nullopt;
     if (seq->type_index() == Derived::kPrimaryTypeIndex && AllStrict(seq)) {
@@ -294,17 +296,17 @@ struct SeqTypeTraitsBase : public TypeTraitsBase {
     }
     return SeqRef(items.begin(), items.end());
   }
-  /// `Array[index <i>: <info>]` (or `List[...]`) for the first element that does not convert.
+  /// `<kTypeName>[index <i>: <info>]` for the first element that does not convert, named after
+  /// the target (`Array[...]` when casting a List to an Array), as Apache does.
   static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
     const SeqBaseObj* seq = details::SeqFromCell(src);
     if (seq == nullptr || src->type_index == TypeIndex::kTVMFFIObjectRValueRef) {
       return Base::GetMismatchTypeInfo(src);
     }
-    const char* kind = seq->type_index() == TypeIndex::kTVMFFIArray ? "Array" : "List";
     for (size_t i = 0; i < seq->size(); ++i) {
       const TVMFFIAny* cell = details::AnyUnsafe::TVMFFIAnyPtrFromAny(seq->begin()[i]);
       if (!details::ElemTraits<T>::TryCast(cell).has_value()) {
-        return std::string(kind) + "[index " + std::to_string(i) + ": " +
+        return std::string(Derived::kTypeName) + "[index " + std::to_string(i) + ": " +
                details::ElemTraits<T>::MismatchInfo(cell) + "]";
       }
     }

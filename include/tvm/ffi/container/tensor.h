@@ -59,8 +59,8 @@ class Tensor : public ObjectRef {
   bool is_contiguous() const { return IsContiguous(); }
   const DLTensor* GetDLTensorPtr() const { return get(); }
 
-  /// A tensor sharing this one's data with new shape and strides; `elem_offset`, when given,
-  /// replaces the byte offset (in elements).
+  /// A tensor sharing this one's data with new shape and strides, `elem_offset` elements further
+  /// (on a device of plain addresses, the data pointer takes the byte offset).
   Tensor as_strided(ShapeView shape, ShapeView strides,
                     std::optional<int64_t> elem_offset = std::nullopt) const {
     DLTensor prototype = details::StridedPrototype(*get(), shape, strides, elem_offset);
@@ -210,8 +210,8 @@ class TensorView {
   bool is_contiguous() const { return IsContiguous(); }
   const DLTensor* GetDLTensorPtr() const { return &tensor_; }
 
-  /// A view with new shape and strides, which must outlive the result; `elem_offset`, when
-  /// given, replaces the byte offset (in elements).
+  /// A view with new shape and strides, which must outlive the result, `elem_offset` elements
+  /// further (on a device of plain addresses, the data pointer takes the byte offset).
   TensorView as_strided(ShapeView shape, ShapeView strides,
                         std::optional<int64_t> elem_offset = std::nullopt) const {
     DLTensor prototype = details::StridedPrototype(tensor_, shape, strides, elem_offset);

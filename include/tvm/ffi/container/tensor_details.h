@@ -54,8 +54,9 @@ inline void CheckAllocatableShape(ShapeView shape, DLDataType dtype) {
   }
 }
 
-/// A copy of `tensor` with new shape and strides (borrowed), and a byte offset of
-/// `elem_offset` elements when one is given.
+/// A copy of `tensor` with new shape and strides (borrowed), `elem_offset` elements further
+/// (ValueError when negative); on a device of plain addresses the data pointer takes the whole
+/// byte offset.
 inline DLTensor StridedPrototype(const DLTensor& tensor, ShapeView shape, ShapeView strides,
                                  std::optional<int64_t> elem_offset) {
   if (shape.size() != strides.size()) {
@@ -65,8 +66,17 @@ inline DLTensor StridedPrototype(const DLTensor& tensor, ShapeView shape, ShapeV
   prototype.ndim = static_cast<int32_t>(shape.size());
   prototype.shape = const_cast<int64_t*>(shape.data());
   prototype.strides = const_cast<int64_t*>(strides.data());
-  if (elem_offset.has_value()) {
-    prototype.byte_offset = GetDataSize(static_cast<size_t>(*elem_offset), tensor.dtype);
+  int64_t offset = elem_offset.value_or(0);
+  if (offset < 0) {
+    TVM_FFI_THROW(ValueError) << "as_strided: the element offset must not be negative, got "
+                              << offset;
+  }
+  prototype.byte_offset += GetDataSize(static_cast<size_t>(offset), tensor.dtype);
+  if (prototype.byte_offset != 0 && prototype.data != nullptr &&
+      IsDirectAddressDevice(prototype.device)) {
+    // A plain address takes the offset itself, as Apache's as_strided gives it.
+    prototype.data = static_cast<char*>(prototype.data) + prototype.byte_offset;
+    prototype.byte_offset = 0;
   }
   return prototype;
 }

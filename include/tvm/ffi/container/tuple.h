@@ -70,12 +70,16 @@ class Tuple : public ObjectRef {
   Tuple(const Tuple<U...>& other)  // NOLINT(*)
       : ObjectRef(ConvertFrom(other, std::index_sequence_for<Types...>{})) {}
 
-  /// Element I.
+  /// Element I (a null reference when an object element was moved out by `get() &&`).
   template <size_t I>
   auto get() const& {
     static_assert(I < kArity, "Tuple index out of range");
     using T = std::tuple_element_t<I, std::tuple<Types...>>;
-    return Cells()[I].template cast<T>();
+    const Any& cell = Cells()[I];
+    if constexpr (std::is_base_of_v<ObjectRef, T>) {
+      if (cell == nullptr) return details::ObjectUnsafe::ObjectRefFromObjectPtr<T>(nullptr);
+    }
+    return cell.template cast<T>();
   }
   /// Element I, moved out when this tuple holds the only reference.
   template <size_t I>
@@ -123,10 +127,15 @@ class Tuple : public ObjectRef {
     return get()->begin();
   }
   Any* MutableCells() const { return get()->MutableBegin(); }
-  /// The element storage, copied first when shared.
+  /// The element storage, copied first when shared; a null tuple gets default elements (a
+  /// RuntimeError when one of its types has no default).
   Any* CopyOnWrite() {
     if (data_ == nullptr) {
-      data_ = MakeObj(Types()...);
+      if constexpr ((std::is_default_constructible_v<Types> && ...)) {
+        data_ = MakeObj(Types()...);
+      } else {
+        TVM_FFI_THROW(RuntimeError) << "cannot set an element of a null Tuple";
+      }
     } else if (!data_.unique()) {
       data_ = ObjectPtr<Object>(ArrayObj::CopyFrom(static_cast<int64_t>(kArity), get()));
     }
@@ -176,7 +185,9 @@ struct TypeTraits<Tuple<Types...>> : public TypeTraitsBase {
     return RefTraits::MoveFromAnyAfterCheck(src);
   }
   /// Shares the array when every element already has its type, otherwise builds a converted copy.
+  /// An rvalue reference cell is refused (only RValueRef<Tuple> takes one), as Apache does.
   static std::optional<Self> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (src->type_index == TypeIndex::kTVMFFIObjectRValueRef) return std::nullopt;
     const SeqBaseObj* seq = details::SeqFromCell(src);
     if (seq == nullptr || seq->size() != kArity) return std::nullopt;
     if (seq->type_index() == TypeIndex::kTVMFFIArray &&

@@ -41,8 +41,13 @@ class Variant {
   }
   /// The value converted to T (TypeError when it cannot be).
   template <typename T>
-  T get() const {
+  T get() const& {
     return data_.cast<T>();
+  }
+  /// The value converted to T, moved out of this variant when it already is a T.
+  template <typename T>
+  T get() && {
+    return std::move(data_).template cast<T>();
   }
   /// The index (in V...) of the alternative held.
   size_t index() const {

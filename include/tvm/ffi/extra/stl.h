@@ -719,9 +719,10 @@ struct TypeTraits<details::ListTemplate> : public details::STLTypeTrait {
   static ObjectPtr<ArrayObj> CopyToArray(const Range& src) {
     return details::STLArrayObjFromRange<ElementOf<Range>>(src);
   }
-  /// Like CopyToArray, moving the elements out of src.
+  /// Like CopyToArray, moving the elements out of src, an lvalue included.
   template <typename Range>
   static ObjectPtr<ArrayObj> MoveToArray(Range&& src) {
+    // NOLINTNEXTLINE(bugprone-move-forwarding-reference): moving from an lvalue is the contract
     return details::STLArrayObjFromRange<ElementOf<Range>>(std::move(src));
   }
 

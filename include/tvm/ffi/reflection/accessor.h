@@ -207,10 +207,10 @@ struct AttrKey {
   const char* name;
 
   /// The value stored in a row as T; nullopt for None (no value). TypeError when a value of
-  /// another type is stored there.
+  /// another type is stored there (strictly: no conversion, an int is not a bool).
   std::optional<ValueType> ValueFrom(AnyView value) const {
     if (value == nullptr) return std::nullopt;
-    return value.cast<ValueType>();
+    return value.as_or_throw<ValueType>();
   }
 };
 

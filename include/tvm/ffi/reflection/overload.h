@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // reflection/overload.h: OverloadObjectDef, an ObjectDef whose methods (and constructors) may be
-// defined several times under one name. A call runs the first definition, in definition order,
-// whose arity matches and whose parameters all accept the arguments; TypeError listing why each
-// definition was rejected when none does. Every definition is a method entry of its own in the
-// type's reflection (same name, same dispatching Function, its own type_schema and doc), so
-// readers of the metadata see each signature.
+// defined several times under one name, and OverloadGlobalDef, the same for global functions.
+// A call runs the first definition, in definition order, whose arity matches and whose
+// parameters all accept the arguments; TypeError listing why each definition was rejected when
+// none does. Every definition of a method is a method entry of its own in the type's reflection
+// (same name, same dispatching Function, its own type_schema and doc), so readers of the
+// metadata see each signature.
 //   OverloadObjectDef<Obj>()
 //       .def(init<int64_t>()).def(init<String>())
 //       .def("add", [](const Obj* self, int64_t x) { ... })
@@ -277,6 +278,75 @@ class OverloadObjectDef {
   ObjectDef<Class> def_;
   int32_t type_index_;
   std::string type_key_;
+  std::unordered_map<std::string, Entry> sets_;
+};
+
+/// Global functions that may be defined several times under one name (Apache overloads only
+/// methods). A call runs the first definition that accepts the arguments, as for methods. The
+/// global's metadata is its first definition's, plus "overloads": one metadata object per
+/// definition (with its "doc"), so readers of the metadata see each signature.
+///   OverloadGlobalDef().def("m.add", AddInt).def("m.add", AddText, "Append.");
+class OverloadGlobalDef : public ReflectionDefBase {
+ public:
+  OverloadGlobalDef() = default;
+  OverloadGlobalDef(const OverloadGlobalDef&) = delete;
+  OverloadGlobalDef& operator=(const OverloadGlobalDef&) = delete;
+
+  /// A global function; a repeated name adds an overload.
+  template <typename Func, typename... Extra>
+  OverloadGlobalDef& def(const char* name, Func&& func, Extra&&... extra) {
+    using F = std::decay_t<Func>;
+    auto [it, first] = sets_.try_emplace(name);
+    Entry& entry = it->second;
+    if (first) {
+      entry.set = std::make_shared<ffi::details::OverloadSet>(name);
+      entry.func = ffi::details::OverloadSet::MakeFunction(entry.set);
+    }
+    entry.set->Add(
+        std::make_unique<ffi::details::TypedOverloadCandidate<F>>(std::forward<Func>(func), name));
+    MethodInfoBuilder info;
+    info.metadata_.emplace_back("type_schema", String(ffi::details::FunctionInfo<F>::TypeSchema()));
+    info.doc = TVMFFIByteArray{nullptr, 0};
+    (ApplyMethodInfoTrait(&info, extra), ...);
+    std::string doc(info.doc.data == nullptr ? "" : std::string(info.doc.data, info.doc.size));
+    if (first) entry.first_metadata = info.metadata_;
+    if (!doc.empty()) info.metadata_.emplace_back("doc", String(doc));
+    entry.definitions.push_back(details::MetadataJSONOf(info.metadata_));
+    if (!doc.empty() && entry.doc.find(doc) == std::string::npos) {
+      entry.doc += (entry.doc.empty() ? "" : "\n\n") + doc;
+    }
+    Register(name, entry, !first);
+    return *this;
+  }
+
+ private:
+  /// The definitions of one name, their dispatcher, and what its metadata is made of.
+  struct Entry {
+    std::shared_ptr<ffi::details::OverloadSet> set;
+    Function func;
+    _MetadataType first_metadata;
+    std::vector<std::string> definitions;  // metadata JSON of each definition
+    std::string doc;                       // each definition's doc, once
+  };
+
+  /// (Re-)registers the global `name` with the metadata of every definition so far.
+  static void Register(const char* name, const Entry& entry, bool again) {
+    std::string metadata = details::MetadataJSONOf(entry.first_metadata);
+    metadata.pop_back();
+    metadata += std::string(metadata.size() > 1 ? "," : "") + "\"overloads\":[";
+    for (size_t i = 0; i < entry.definitions.size(); ++i) {
+      metadata += (i == 0 ? "" : ",") + entry.definitions[i];
+    }
+    metadata += "]}";
+    TVMFFIMethodInfo info;
+    info.name = details::ByteArrayOf(name);
+    info.doc = details::ByteArrayOf(entry.doc);
+    info.metadata = details::ByteArrayOf(metadata);
+    info.flags = 0;
+    info.method = AnyView(entry.func).CopyToTVMFFIAny();
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFIFunctionSetGlobalFromMethodInfo(&info, again ? 1 : 0));
+  }
+
   std::unordered_map<std::string, Entry> sets_;
 };
 

@@ -109,7 +109,7 @@ class GlobalDef : public ReflectionDefBase {
     MethodInfoBuilder info;
     info.name = details::ByteArrayOf(name);
     info.doc = TVMFFIByteArray{nullptr, 0};
-    info.flags = kTVMFFIFieldFlagBitMaskIsStaticMethod;
+    info.flags = 0;
     info.method = AnyView(func).CopyToTVMFFIAny();
     info.metadata_.emplace_back("type_schema", String(schema));
     (ApplyMethodInfoTrait(&info, extra), ...);

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import collections
+
 from ..consts import MarkerSyntax
 from ..file_utils import CodeBlock
 from ..utils import FuncInfo, InitConfig, ObjectInfo, Options
@@ -95,9 +97,16 @@ def generate_python_global_funcs(
     prefix, module = code.param[0], code.param[1] if len(code.param) > 1 else ""
     imports.append(ImportItem(f"{module or 'tvm_ffi'}.init_ffi_api", alias="_FFI_INIT_FUNC"))
     imports.append(ImportItem("typing.TYPE_CHECKING"))
-    names = {func.schema.name.rpartition(".")[2] for func in global_funcs}
-    namer, input_namer = _namers(ty_map, imports, names)
-    stubs = [render_func_signature(f, namer, opt.indent, input_namer) for f in global_funcs]
+    names = [func.schema.name.rpartition(".")[2] for func in global_funcs]
+    definitions = collections.Counter(names)
+    namer, input_namer = _namers(ty_map, imports, set(names))
+    stubs = []
+    for func, name in zip(global_funcs, names):
+        if definitions[name] > 1:  # one of the definitions of an overloaded function
+            stubs.append(f"{' ' * opt.indent}@overload")
+        stubs.append(render_func_signature(func, namer, opt.indent, input_namer))
+    if len(definitions) < len(names):
+        imports.append(ImportItem("typing.overload", type_checking_only=True))
     body = [FMT_OFF, f'_FFI_INIT_FUNC("{prefix}", __name__)', "if TYPE_CHECKING:", *stubs, FMT_ON]
     _fill(code, body)
 
