@@ -353,3 +353,16 @@ def test_an_undocumented_native_field_or_method_has_doc_none() -> None:
     docs = {m.name: m.doc for m in pair.methods}
     assert docs["__ffi_init__"] is None
     assert docs["sum"] == "Method to compute sum of a and b"
+
+
+def test_base_bound_to_an_unrelated_native_type_is_refused() -> None:
+    # Fields of TestObjectDerived read past a (smaller) TestIntPair object.
+    with pytest.raises(TypeError, match=r"`testing\.TestObjectDerived`, which is not an ancestor"):
+
+        @c_class("testing.TestIntPair")
+        class Pair(testing.TestObjectDerived):  # type: ignore[misc]
+            pass
+
+    # Nothing was bound: the key keeps its own class.
+    index = core._object_type_key_to_index("testing.TestIntPair")
+    assert core._class_for_type_index(index) is testing.TestIntPair

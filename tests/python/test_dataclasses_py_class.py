@@ -106,6 +106,52 @@ def test_unsupported_annotation_rolls_back_so_the_key_can_be_reused():
     assert list(Good([1]).items) == [1]
 
 
+def test_rolled_back_key_keeps_its_native_parent():
+    key = unique_key("RollbackParent")
+
+    wide_key = unique_key("Wide")
+
+    @py_class(wide_key)
+    class Wide(tvm_ffi.Object):
+        a: int
+        b: int
+        c: int
+
+    with pytest.raises(TypeError, match="field 'items'"):
+
+        @py_class(key)
+        class Bad(tvm_ffi.Object):
+            items: typing.Sequence[int]
+
+    # Natively the key stays a child of Object: Wide's fields would lie outside its objects.
+    with pytest.raises(TypeError, match=rf"'{key}' was first registered under 'ffi.Object'"):
+
+        @py_class(key)
+        class Under(Wide):
+            d: int
+
+    @py_class(key)
+    class Again(tvm_ffi.Object):
+        items: list[int]
+
+    assert list(Again([2]).items) == [2]
+    assert Again.__tvm_ffi_type_info__.parent_type_info.type_key == "ffi.Object"
+
+    # The other way round: first under Wide, then under Object, which would make it a Wide.
+    other = unique_key("RollbackUnderWide")
+    with pytest.raises(TypeError, match="field 'items'"):
+
+        @py_class(other)
+        class BadWide(Wide):
+            items: typing.Sequence[int]
+
+    with pytest.raises(TypeError, match=rf"'{other}' was first registered under '{wide_key}'"):
+
+        @py_class(other)
+        class Plain(tvm_ffi.Object):
+            x: int
+
+
 def test_class_must_derive_from_object():
     with pytest.raises(TypeError, match="must inherit from a registered FFI Object type"):
 

@@ -58,8 +58,11 @@ def _register_py_class(parent_type_info, str type_key, type_cls):
     Returns the new TypeInfo, whose ``fields`` stay None until ``_register_fields``.
     ValueError when the type key is already registered.
     """
-    if _object_type_key_to_index(type_key) is not None and type_key not in _ROLLED_BACK_KEYS:
+    existing = _object_type_key_to_index(type_key)
+    if existing is not None and type_key not in _ROLLED_BACK_KEYS:
         raise ValueError(f"Type key '{type_key}' is already registered")
+    if existing is not None:
+        check_same_native_parent(existing, type_key, parent_type_info)
     _ROLLED_BACK_KEYS.discard(type_key)
     cdef bytes key = type_key.encode("utf-8")
     cdef TVMFFIByteArray key_view = bytes_view(key)
@@ -71,6 +74,17 @@ def _register_py_class(parent_type_info, str type_key, type_cls):
     info = _type_index_to_type_info(index)
     info.fields = None
     return info
+
+
+cdef check_same_native_parent(int32_t index, str type_key, object parent_type_info):
+    """A rolled-back key keeps its native index and parent: TypeError when registered again under
+    another parent (its objects would be laid out as the first parent's)."""
+    ancestors = _type_index_to_type_info(index).type_ancestors
+    if ancestors and ancestors[-1] != parent_type_info.type_index:
+        first = _type_index_to_type_info(ancestors[-1]).type_key
+        raise TypeError(
+            f"Type key '{type_key}' was first registered under '{first}', and a native type "
+            f"cannot change its parent; register it under '{first}' again, or use another key")
 
 
 def _rollback_py_class(type_info):

@@ -69,6 +69,8 @@ def c_class(
     ------
     ValueError
         If ``type_key`` is not a registered native type.
+    TypeError
+        If a base class is bound to a native type that is not an ancestor of ``type_key``.
 
     Warns
     -----
@@ -77,6 +79,7 @@ def c_class(
     """
 
     def decorate(cls: _T) -> _T:
+        _check_native_ancestry(cls, type_key)
         _drop_field_specifiers(cls)
         cls = register_object(type_key, init=False)(cls)
         info: Any = core._type_cls_to_type_info(cls)
@@ -103,6 +106,26 @@ def c_class(
 
 # Type checkers see the converter as a field-specifier option, as for Apache's decorator.
 c_class.__dataclass_transform__["kwargs"]["converter"] = _field_converter  # type: ignore[attr-defined]
+
+
+def _check_native_ancestry(cls: type, type_key: str) -> None:
+    """Refuse a Python base bound to a native type that is not an ancestor of ``type_key``.
+
+    Its inherited field properties would read and write outside the object.
+    """
+    try:
+        info = core._lookup_or_register_type_info_from_type_key(type_key)
+    except (KeyError, ValueError, RuntimeError):
+        return  # register_object reports the unknown key
+    native = {*info.type_ancestors, info.type_index}
+    for base in cls.__mro__[1:]:
+        base_info = base.__dict__.get("__tvm_ffi_type_info__")
+        if base_info is not None and base_info.type_index not in native:
+            raise TypeError(
+                f"@c_class({type_key!r}): base class `{base.__qualname__}` is bound to native "
+                f"type `{base_info.type_key}`, which is not an ancestor of `{type_key}`; "
+                "derive the class from the Python class of one of its native ancestors"
+            )
 
 
 def _drop_field_specifiers(cls: type) -> None:
