@@ -56,8 +56,41 @@ class ViewTensorObj : public TensorObj {
   ObjectRef source_;
 };
 
+/// The most dimensions an imported tensor may have (NumPy's limit): a capsule's shape array
+/// has no length of its own, so an absurd ndim would make the import read past it.
+constexpr int32_t kMaxImportedDims = 64;
+
+/// ValueError unless ndim is in [0, kMaxImportedDims], the shape is there, no dimension is
+/// negative and the size in bytes fits in int64.
+void CheckImportedShape(const DLTensor& tensor) {
+  if (tensor.ndim < 0 || tensor.ndim > kMaxImportedDims) {
+    TVM_FFI_THROW(ValueError) << "FromDLPack: ndim must be in [0, " << kMaxImportedDims
+                              << "], got " << tensor.ndim;
+  }
+  if (tensor.ndim > 0 && tensor.shape == nullptr) {
+    TVM_FFI_THROW(ValueError) << "FromDLPack: a tensor of " << tensor.ndim
+                              << " dimensions has no shape";
+  }
+  bool empty = false;
+  for (int32_t i = 0; i < tensor.ndim; ++i) {
+    if (tensor.shape[i] < 0) {
+      TVM_FFI_THROW(ValueError) << "FromDLPack: dimension " << i << " is negative ("
+                                << tensor.shape[i] << ")";
+    }
+    empty = empty || tensor.shape[i] == 0;
+  }
+  if (empty) return;
+  int64_t size = (static_cast<int64_t>(tensor.dtype.bits) * tensor.dtype.lanes + 7) / 8;
+  for (int32_t i = 0; i < tensor.ndim; ++i) {
+    if (__builtin_mul_overflow(size, tensor.shape[i], &size)) {
+      TVM_FFI_THROW(ValueError) << "FromDLPack: the tensor's size in bytes overflows int64";
+    }
+  }
+}
+
 void CheckImportable(const DLTensor& tensor, int32_t require_alignment,
                      int32_t require_contiguous) {
+  CheckImportedShape(tensor);
   if (require_alignment < 0) {
     TVM_FFI_THROW(ValueError) << "FromDLPack: require_alignment must not be negative, got "
                               << require_alignment;
@@ -77,7 +110,6 @@ TVMFFIObjectHandle TensorFromManaged(Managed* managed, int32_t require_alignment
                                      int32_t require_contiguous) {
   if (managed == nullptr) TVM_FFI_THROW(ValueError) << "FromDLPack: the capsule is NULL";
   const DLTensor& source = managed->dl_tensor;
-  if (source.ndim < 0) TVM_FFI_THROW(ValueError) << "FromDLPack: negative ndim " << source.ndim;
   CheckImportable(source, require_alignment, require_contiguous);
   bool fill_strides = source.strides == nullptr && source.ndim > 0;
   size_t extra = fill_strides ? static_cast<size_t>(source.ndim) : 0;

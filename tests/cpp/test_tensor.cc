@@ -243,6 +243,35 @@ TEST(TensorCApi, RejectsBadInput) {
   EXPECT_EQ(deleted, 1);
 }
 
+TEST(TensorCApi, RejectsImpossibleShapes) {
+  int deleted = 0;
+  auto* capsule = NewCapsule<DLManagedTensorVersioned>(&deleted);
+  DLTensor& tensor = capsule->managed.dl_tensor;
+  TVMFFIObjectHandle out = nullptr;
+  auto expect_refused = [&](const char* message) {
+    EXPECT_EQ(TVMFFITensorFromDLPackVersioned(&capsule->managed, 0, 0, &out), -1);
+    tvm_ffi_test::ExpectRaised("ValueError", message);
+  };
+  tensor.ndim = 1 << 20;  // far more entries than the shape array has
+  expect_refused("ndim must be in [0, 64], got 1048576");
+  tensor.ndim = -1;
+  expect_refused("ndim must be in [0, 64], got -1");
+  tensor.ndim = 2;
+  capsule->shape[0] = -3;
+  expect_refused("dimension 0 is negative (-3)");
+  capsule->shape[0] = int64_t{1} << 62;
+  capsule->shape[1] = int64_t{1} << 62;
+  expect_refused("size in bytes overflows int64");
+  capsule->shape[1] = 0;  // no element: nothing overflows
+  tensor.strides = nullptr;
+  ASSERT_EQ(TVMFFITensorFromDLPackVersioned(&capsule->managed, 0, 0, &out), 0);
+  EXPECT_EQ(Tensor(tvm::ffi::details::ObjectUnsafe::ObjectPtrFromOwned<tvm::ffi::TensorObj>(
+                       static_cast<TVMFFIObject*>(out)))
+                .numel(),
+            0);
+  EXPECT_EQ(deleted, 1);
+}
+
 TEST(TensorView, AsStridedRejectsMismatchedSizes) {
   int allocated = 0, freed = 0;
   Tensor source = MakeCPUTensor({6}, &allocated, &freed);

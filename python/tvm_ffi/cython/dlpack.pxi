@@ -105,6 +105,7 @@ cdef extern from "tvm_ffi_python_tensor.h":
                                         int* out_status) except -1
     size_t TVMFFIPyElementAlignment(DLDataType dtype) nogil
     int TVMFFIPyIsMisaligned(const DLTensor* tensor) nogil
+    int TVMFFIPyShapeProblem(const DLTensor* tensor, int32_t* index) nogil
     int TVMFFIPyMayBeTorchNegativeView(const DLTensor* view) nogil
     DLManagedTensorVersioned* TVMFFIPyManagedTensorHeldBy(const DLTensor* view, object owner,
                                                           uint64_t flags) except NULL

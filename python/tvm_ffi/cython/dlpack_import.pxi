@@ -192,12 +192,34 @@ cdef int raise_read_only_argument(str what) except -1:
                       f"parameters); pass a writable copy instead, {_COPY_HINT}")
 
 
-cdef int check_importable(const DLTensor* tensor, uint64_t flags, bint for_call) except -1:
-    """The checks every DLPack tensor passes before the runtime takes it over."""
-    if tensor.ndim < 0 or (tensor.ndim > 0 and tensor.shape == NULL):
+# The most dimensions a DLPack tensor may have (NumPy's limit, the runtime's too): its shape array
+# has no length of its own, so an absurd ndim would make the import read past it.
+cdef int32_t _MAX_IMPORTED_DIMS = 64
+
+
+cdef int check_shape(const DLTensor* tensor, bint for_call) except -1:
+    """ValueError unless ndim is in [0, 64], the shape is there, no dimension is negative and
+    the size in bytes fits in int64 (as the runtime checks the tensors it imports)."""
+    if tensor.ndim < 0 or tensor.ndim > _MAX_IMPORTED_DIMS or (
+            tensor.ndim > 0 and tensor.shape == NULL):
         raise ValueError(f"{importer_api(for_call)}(): the DLTensor "
                          f"has ndim {tensor.ndim} and a shape at "
-                         f"{<uint64_t>tensor.shape:#x}; expected ndim >= 0 and a shape")
+                         f"{<uint64_t>tensor.shape:#x}; expected ndim in [0, "
+                         f"{_MAX_IMPORTED_DIMS}] and a shape")
+    cdef int32_t index = 0
+    cdef int problem = TVMFFIPyShapeProblem(tensor, &index)
+    if problem == 1:
+        raise ValueError(f"{importer_api(for_call)}(): dimension {index} of the DLTensor is "
+                         f"negative ({tensor.shape[index]})")
+    if problem == 2:
+        raise ValueError(f"{importer_api(for_call)}(): the DLTensor's size in bytes overflows "
+                         "int64")
+    return 0
+
+
+cdef int check_importable(const DLTensor* tensor, uint64_t flags, bint for_call) except -1:
+    """The checks every DLPack tensor passes before the runtime takes it over."""
+    check_shape(tensor, for_call)
     if for_call and (flags & DLPACK_FLAG_BITMASK_READ_ONLY):
         raise_read_only_argument("the DLPack tensor")
     if TVMFFIPyIsMisaligned(tensor):

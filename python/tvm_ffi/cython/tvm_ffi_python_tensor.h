@@ -91,6 +91,28 @@ static inline int TVMFFIPyIsMisaligned(const DLTensor* tensor) {
   return 1;
 }
 
+/* Why the shape of a DLTensor (with a valid ndim and shape pointer) cannot be imported: 0 when
+ * it can, 1 when dimension *index is negative, 2 when the size in bytes overflows int64. */
+static inline int TVMFFIPyShapeProblem(const DLTensor* tensor, int32_t* index) {
+  int64_t size = ((int64_t)tensor->dtype.bits * tensor->dtype.lanes + 7) / 8;
+  int overflow = 0, empty = 0;
+  for (int32_t i = 0; i < tensor->ndim; ++i) {
+    int64_t dim = tensor->shape[i];
+    if (dim < 0) {
+      *index = i;
+      return 1;
+    }
+    if (dim == 0) {
+      empty = 1;
+    } else if (size > INT64_MAX / dim) {
+      overflow = 1;
+    } else {
+      size *= dim;
+    }
+  }
+  return overflow && !empty ? 2 : 0;
+}
+
 /* Whether a torch tensor viewed for a call needs asking for its negative bit: only real
  * floating-point tensors whose dimensions of size > 1 all have even strides. That covers
  * every tensor derived from the imaginary part of a conjugated complex tensor (element
