@@ -753,7 +753,7 @@ TEST(AnyHashEqual, NativeHooksDecide) {
   Any c = MakeKey<NativeKeyObj>(6);
   EXPECT_TRUE(tvm::ffi::AnyEqual()(a, b));
   EXPECT_FALSE(tvm::ffi::AnyEqual()(a, c));
-  int32_t index = NativeKeyObj::RuntimeTypeIndex();
+  auto index = static_cast<uint64_t>(NativeKeyObj::RuntimeTypeIndex());
   EXPECT_EQ(tvm::ffi::AnyHash()(a), tvm::ffi::details::StableHashCombine(index, 5));
   EXPECT_EQ(tvm::ffi::AnyHash()(a), tvm::ffi::AnyHash()(b));
 }
@@ -764,7 +764,7 @@ TEST(AnyHashEqual, FunctionHooksDecide) {
   Any c = MakeKey<PackedKeyObj>(6);
   EXPECT_TRUE(tvm::ffi::AnyEqual()(a, b));
   EXPECT_FALSE(tvm::ffi::AnyEqual()(a, c));
-  int32_t index = PackedKeyObj::RuntimeTypeIndex();
+  auto index = static_cast<uint64_t>(PackedKeyObj::RuntimeTypeIndex());
   EXPECT_EQ(tvm::ffi::AnyHash()(c), tvm::ffi::details::StableHashCombine(index, 13));
 }
 

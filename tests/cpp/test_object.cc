@@ -549,6 +549,10 @@ class KeyedByDerivedObj : public Object {
   static constexpr int _type_child_slots [[maybe_unused]] = 0;
   static constexpr bool _type_final [[maybe_unused]] = true;
   TVM_FFI_DECLARE_OBJECT_INFO_PREDEFINED_TYPE_KEY(T, Object)  // no semicolon needed
+
+ private:
+  KeyedByDerivedObj() = default;
+  friend T;
 };
 class KeyedLeafObj : public KeyedByDerivedObj<KeyedLeafObj> {
  public:
