@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 #: Set to True on classes made by ``@c_class`` and ``@py_class`` (see ``is_dataclass``).
 DATACLASS_MARKER = "__ffi_is_dataclass__"
+#: Set to True on frozen dataclasses: their objects refuse __setstate__ once they hold a value.
+FROZEN_MARKER = "__tvm_ffi_frozen__"
 
 #: Set to True on ``@py_class`` classes, whose user-written ``__init__`` runs on an object
 #: allocated beforehand (a base class's generated ``__init__`` then has nothing to do).

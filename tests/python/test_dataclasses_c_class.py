@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 import pytest
 
+import tvm_ffi
 from tvm_ffi import Array, Map, core, testing
 from tvm_ffi.dataclasses import (
     MISSING,
@@ -366,3 +367,16 @@ def test_base_bound_to_an_unrelated_native_type_is_refused() -> None:
     # Nothing was bound: the key keeps its own class.
     index = core._object_type_key_to_index("testing.TestIntPair")
     assert core._class_for_type_index(index) is testing.TestIntPair
+
+
+@pytest.mark.parametrize("key", ["int", "ffi.Array", "ffi.Function", "ffi.Object"])
+def test_built_in_keys_are_refused(key: str) -> None:
+    with pytest.raises(TypeError, match=rf"`{key}` is a built-in type of the FFI"):
+
+        @c_class(key)
+        class Hijack(core.Object):  # type: ignore[misc]
+            pass
+
+    # Conversions still give the package's own classes.
+    assert type(Array([1])) is Array
+    assert type(tvm_ffi.get_global_func("testing.echo")(Array([1]))) is Array

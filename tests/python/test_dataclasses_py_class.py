@@ -921,3 +921,18 @@ def test_type_info_keeps_the_decorator_options() -> None:
     assert options["frozen"] is True
     assert options["kw_only"] is True
     assert options["eq"] is False
+
+
+def test_frozen_object_refuses_another_state():
+    @py_class(unique_key("FrozenState"), frozen=True)
+    class Frozen(tvm_ffi.Object):
+        x: int
+
+    obj = Frozen(1)
+    with pytest.raises(TypeError, match="'Frozen' is frozen: an object of it cannot take"):
+        obj.__setstate__(Frozen(7).__getstate__())
+    assert obj.x == 1
+    # Pickling and copying build new objects, which frozen classes allow.
+    assert pickle.loads(pickle.dumps(obj)).x == 1
+    assert copy.deepcopy(obj).x == 1
+    assert copy.copy(obj).x == 1

@@ -87,7 +87,11 @@ cdef class CObject:
         return _OBJECT_GET_STATE(self)
 
     def __setstate__(self, state):
-        """Adopts the object rebuilt from a ``__getstate__`` state."""
+        """Adopts the object rebuilt from a ``__getstate__`` state (an object of a frozen
+        dataclass only when it holds none yet)."""
+        if self.chandle != NULL and getattr(type(self), "__tvm_ffi_frozen__", False):
+            raise TypeError(f"Object.__setstate__(): '{type(self).__name__}' is frozen: an "
+                            "object of it cannot take another state")
         rebuilt = _OBJECT_FROM_STATE(state)
         if isinstance(rebuilt, PyNativeObject):  # a string or shape: its FFI object
             rebuilt = rebuilt._tvm_ffi_cached_object

@@ -9,7 +9,7 @@ from typing import Any, Callable, TypeVar
 from typing_extensions import dataclass_transform
 
 from .. import core
-from .._dunder import DATACLASS_MARKER, _install_dataclass_dunders
+from .._dunder import DATACLASS_MARKER, FROZEN_MARKER, _install_dataclass_dunders
 from ..registry import _add_type_attr_class_attrs, _warn_missing_field_annotations, register_object
 from .field import Field, _field_converter, field
 from .py_class import _FFI_TYPE_ATTR_NAMES
@@ -70,7 +70,8 @@ def c_class(
     ValueError
         If ``type_key`` is not a registered native type.
     TypeError
-        If a base class is bound to a native type that is not an ancestor of ``type_key``.
+        If ``type_key`` is a built-in type of the FFI, or a base class is bound to a native
+        type that is not an ancestor of ``type_key``.
 
     Warns
     -----
@@ -88,6 +89,7 @@ def c_class(
         _attach_field_objects(cls, info, frozen=frozen)
         if frozen:
             _reinstall_field_properties(cls, info, shadowed)
+            setattr(cls, FROZEN_MARKER, True)
         _add_type_attr_class_attrs(cls, info, _FFI_TYPE_ATTR_NAMES)
         _install_dataclass_dunders(
             cls,
@@ -108,15 +110,25 @@ def c_class(
 c_class.__dataclass_transform__["kwargs"]["converter"] = _field_converter  # type: ignore[attr-defined]
 
 
-def _check_native_ancestry(cls: type, type_key: str) -> None:
-    """Refuse a Python base bound to a native type that is not an ancestor of ``type_key``.
+# Type indices below it belong to the FFI's own types (PODs, then static objects).
+_FIRST_DYNAMIC_TYPE_INDEX = 128
 
-    Its inherited field properties would read and write outside the object.
+
+def _check_native_ancestry(cls: type, type_key: str) -> None:
+    """Refuse a built-in ``type_key``, and a base bound to a native type not above ``type_key``.
+
+    Binding a built-in key replaces the class its values convert to for the whole process; an
+    unrelated base's inherited field properties would read and write outside the object.
     """
-    try:
-        info = core._lookup_or_register_type_info_from_type_key(type_key)
-    except (KeyError, ValueError, RuntimeError):
+    index = core._object_type_key_to_index(type_key)
+    if index is None:
         return  # register_object reports the unknown key
+    if index < _FIRST_DYNAMIC_TYPE_INDEX:
+        raise TypeError(
+            f"@c_class({type_key!r}): `{type_key}` is a built-in type of the FFI (type index "
+            f"{index}); its Python class is part of the package and cannot be replaced"
+        )
+    info = core._lookup_or_register_type_info_from_type_key(type_key)
     native = {*info.type_ancestors, info.type_index}
     for base in cls.__mro__[1:]:
         base_info = base.__dict__.get("__tvm_ffi_type_info__")

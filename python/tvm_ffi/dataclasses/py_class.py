@@ -25,6 +25,7 @@ from typing_extensions import dataclass_transform
 from .. import core
 from .._dunder import (
     DATACLASS_MARKER,
+    FROZEN_MARKER,
     INIT_PROPERTY_FUNCS_ATTR,
     PY_CLASS_MARKER,
     _install_dataclass_dunders,
@@ -553,6 +554,8 @@ def _define(cls: _T, type_key: str | None, params: dict[str, Any],
         _resolve_fields.rollback_registration(cls, info)
         raise
     setattr(cls, DATACLASS_MARKER, True)
+    if params["frozen"]:
+        setattr(cls, FROZEN_MARKER, True)
     if resolved is not None:
         _resolve_fields.flush_pending()
     return cls
