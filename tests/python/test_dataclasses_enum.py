@@ -609,3 +609,21 @@ def test_holder_takes_indices_of_its_enum_fields() -> None:
     assert keyword.priority.same_as(_TestCxxIntEnum.high)
     with pytest.raises(TypeError):
         holder.priority = 99
+
+
+@pytest.mark.parametrize("member", [*_TestCxxIntEnum, *_TestCxxStrEnum], ids=repr)
+def test_members_keep_their_identity_through_calls_and_graphs(member: Any) -> None:
+    echo = tvm_ffi.get_global_func("testing.echo")
+    assert echo(member) is member
+    assert list(echo([member, member])) == [member, member]
+    assert all(item is member for item in echo([member, member]))
+    assert from_json_graph_str(to_json_graph_str(member)) is member
+    assert pickle.loads(pickle.dumps(member)) is member
+
+
+def test_a_member_cannot_take_another_object() -> None:
+    low, high = list(_TestCxxIntEnum)[:2]
+    with pytest.raises(TypeError, match="is an enum member, a singleton of the whole process"):
+        low.__move_handle_from__(high)
+    assert low is next(iter(_TestCxxIntEnum))
+    assert low != high and low._int_index != high._int_index

@@ -124,7 +124,9 @@ def test_rolled_back_key_keeps_its_native_parent():
             items: typing.Sequence[int]
 
     # Natively the key stays a child of Object: Wide's fields would lie outside its objects.
-    with pytest.raises(TypeError, match=rf"'{key}' was first registered under 'ffi.Object'"):
+    with pytest.raises(
+        TypeError, match=rf"type key '{key}' was first registered under 'ffi.Object'"
+    ):
 
         @py_class(key)
         class Under(Wide):
@@ -145,7 +147,9 @@ def test_rolled_back_key_keeps_its_native_parent():
         class BadWide(Wide):
             items: typing.Sequence[int]
 
-    with pytest.raises(TypeError, match=rf"'{other}' was first registered under '{wide_key}'"):
+    with pytest.raises(
+        TypeError, match=rf"type key '{other}' was first registered under '{wide_key}'"
+    ):
 
         @py_class(other)
         class Plain(tvm_ffi.Object):

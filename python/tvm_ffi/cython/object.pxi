@@ -401,11 +401,27 @@ cdef int raise_no_native_object(CObject obj) except -1:
                      "handle was moved out (by _move()) or never set")
 
 
+# The metaclass of enum classes, and the function that gives the declared member a wrapper of one
+# of their objects stands for (both set by tvm_ffi.dataclasses.enum): a member returned by a
+# call is the member itself.
+cdef object _SINGLETON_META = None
+cdef object _SINGLETON_OF = None
+
+
+def _set_singleton_classes(meta, singleton_of):
+    """Makes objects of classes whose metaclass is ``meta`` come back as ``singleton_of(obj)``."""
+    global _SINGLETON_META, _SINGLETON_OF
+    _SINGLETON_META = meta
+    _SINGLETON_OF = singleton_of
+
+
 cdef object make_object_from_handle(TVMFFIObjectHandle handle):
     """Wraps an owned handle (the reference moves into the wrapper)."""
     cls = class_for_type_index(TVMFFIPyObjectTypeIndex(handle))
     cdef CObject obj = TVMFFIPyNewInstance(cls, ())
     obj.chandle = handle
+    if type(cls) is _SINGLETON_META:
+        return _SINGLETON_OF(obj)
     return obj
 
 

@@ -83,8 +83,9 @@ cdef check_same_native_parent(int32_t index, str type_key, object parent_type_in
     if ancestors and ancestors[-1] != parent_type_info.type_index:
         first = _type_index_to_type_info(ancestors[-1]).type_key
         raise TypeError(
-            f"Type key '{type_key}' was first registered under '{first}', and a native type "
-            f"cannot change its parent; register it under '{first}' again, or use another key")
+            f"py_class(): type key '{type_key}' was first registered under '{first}', and a "
+            f"native type cannot change its parent; register it under '{first}' again, or use "
+            "another key")
 
 
 def _rollback_py_class(type_info):

@@ -191,6 +191,17 @@ def canonical(member: Any) -> Any:
     return member
 
 
+def known_member(obj: Any) -> Any:
+    """Return the kept Python object of the member ``obj`` wraps (``obj`` when none is kept).
+
+    The registry is left as it is.
+    """
+    known = _CANONICAL.get((core._object_type_index(obj), int(obj._int_index)))
+    if known is not None and type(known) is type(obj) and known.same_as(obj):
+        return known
+    return obj
+
+
 def index_of(
     api: str, alias: str, declaration: _EnumEntry, value_type: type | None
 ) -> tuple[int | None, str]:

@@ -125,7 +125,7 @@ def _check_native_ancestry(cls: type, type_key: str) -> None:
         return  # register_object reports the unknown key
     if index < _FIRST_DYNAMIC_TYPE_INDEX:
         raise TypeError(
-            f"@c_class({type_key!r}): `{type_key}` is a built-in type of the FFI (type index "
+            f"c_class(): `{type_key}` is a built-in type of the FFI (type index "
             f"{index}); its Python class is part of the package and cannot be replaced"
         )
     info = core._lookup_or_register_type_info_from_type_key(type_key)
@@ -134,7 +134,7 @@ def _check_native_ancestry(cls: type, type_key: str) -> None:
         base_info = base.__dict__.get("__tvm_ffi_type_info__")
         if base_info is not None and base_info.type_index not in native:
             raise TypeError(
-                f"@c_class({type_key!r}): base class `{base.__qualname__}` is bound to native "
+                f"c_class(): base class `{base.__qualname__}` is bound to native "
                 f"type `{base_info.type_key}`, which is not an ancestor of `{type_key}`; "
                 "derive the class from the Python class of one of its native ancestors"
             )

@@ -33,6 +33,7 @@ from ._enum_registry import (  # noqa: F401 - names of Apache's module
     ensure_state,
     find_state,
     index_of,
+    known_member,
     make_member,
     register_member,
 )
@@ -266,11 +267,17 @@ class Enum(Object, metaclass=_EnumMeta):
 
     def __reduce__(self) -> Any:
         info = core._type_cls_to_type_info(type(self))
-        state = None if self.__chandle__() == 0 else _state(type(self))
-        registered = None if state is None else state.indexes.get(self._int_index)
-        if info is None or registered is None or not registered.same_as(self):
+        if info is None or _registered_member(self) is None:
             return super().__reduce__()
         return (_unpickle_member, (info.type_key, self._int_index))
+
+    def __move_handle_from__(self, other: Any) -> None:
+        if _registered_member(self) is not None:
+            raise TypeError(
+                f"{type(self).__name__}.__move_handle_from__(): {self!r} is an enum member, "
+                "a singleton of the whole process: it cannot take another object"
+            )
+        super().__move_handle_from__(other)
 
     @property
     def name(self) -> str:
@@ -591,3 +598,14 @@ def _create(
     return make_member(
         api, str_index, info.type_index, declaration, int_index=int_index, str_index=str_index
     )
+
+
+def _registered_member(obj: Any) -> Any:
+    """Return the registered member whose native object ``obj`` holds, or None."""
+    state = None if obj.__chandle__() == 0 else _state(type(obj))
+    registered = None if state is None else state.indexes.get(obj._int_index)
+    return registered if registered is not None and registered.same_as(obj) else None
+
+
+# Members returned by calls are the members themselves.
+core._set_singleton_classes(_EnumMeta, known_member)
