@@ -64,8 +64,8 @@ constexpr int32_t kMaxImportedDims = 64;
 /// negative and the size in bytes fits in int64.
 void CheckImportedShape(const DLTensor& tensor) {
   if (tensor.ndim < 0 || tensor.ndim > kMaxImportedDims) {
-    TVM_FFI_THROW(ValueError) << "FromDLPack: ndim must be in [0, " << kMaxImportedDims
-                              << "], got " << tensor.ndim;
+    TVM_FFI_THROW(ValueError) << "FromDLPack: ndim must be in [0, " << kMaxImportedDims << "], got "
+                              << tensor.ndim;
   }
   if (tensor.ndim > 0 && tensor.shape == nullptr) {
     TVM_FFI_THROW(ValueError) << "FromDLPack: a tensor of " << tensor.ndim
