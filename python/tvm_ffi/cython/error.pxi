@@ -425,12 +425,49 @@ cdef Py_ssize_t traceback_length(object tb):
     return length
 
 
+cdef extern from "Python.h":
+    int Py_GetRecursionLimit() noexcept
+    void Py_SetRecursionLimit(int limit) noexcept
+
+
+# Python frames the conversion of an exception may use beyond the recursion limit: an exception
+# raised at the limit (a RecursionError, typically) is converted where no frame is left.
+cdef int CONVERSION_HEADROOM = 200
+
+
 cdef void set_raised_from_exception(BaseException exc) noexcept:
     """Stores the FFI error for ``exc`` in this thread's error slot (never raises); ``exc``
     is given back when the error returns to Python on this thread."""
     try:
-        error = error_from_exception(exc)
-        remember_original_exception(error, exc)
-        TVMFFIErrorSetRaised((<CObject>error).chandle)
+        store_raised_exception(exc)
+    except RecursionError:
+        if not store_raised_with_headroom(exc):
+            set_conversion_failure()
     except BaseException:  # noqa: BLE001 - last resort: report something
-        TVMFFIErrorSetRaisedFromCStr(b"RuntimeError", b"failed to convert a Python exception")
+        set_conversion_failure()
+
+
+cdef int store_raised_exception(BaseException exc) except -1:
+    error = error_from_exception(exc)
+    remember_original_exception(error, exc)
+    TVMFFIErrorSetRaised((<CObject>error).chandle)
+    return 0
+
+
+cdef bint store_raised_with_headroom(BaseException exc) noexcept:
+    """store_raised_exception with the recursion limit raised for the time of the conversion;
+    whether it succeeded. The limit is put back unless someone else changed it meanwhile."""
+    cdef int limit = Py_GetRecursionLimit()
+    Py_SetRecursionLimit(limit + CONVERSION_HEADROOM)
+    try:
+        store_raised_exception(exc)
+        return True
+    except BaseException:  # noqa: BLE001 - the caller reports the failure
+        return False
+    finally:
+        if Py_GetRecursionLimit() == limit + CONVERSION_HEADROOM:
+            Py_SetRecursionLimit(limit)
+
+
+cdef void set_conversion_failure() noexcept:
+    TVMFFIErrorSetRaisedFromCStr(b"RuntimeError", b"failed to convert a Python exception")
