@@ -9,6 +9,7 @@ set(TVM_FFI_RUNTIME_SOURCES
   src/ffi/backtrace.cc
   src/ffi/backtrace_symbolizer.cc
   src/ffi/big_int.cc
+  src/ffi/big_int_decimal.cc
   src/ffi/builtin_constructors.cc
   src/ffi/compat_json_stringify.cc
   src/ffi/container_device.cc
@@ -19,8 +20,10 @@ set(TVM_FFI_RUNTIME_SOURCES
   src/ffi/delete_queue.cc
   src/ffi/dtype.cc
   src/ffi/dtype_format.cc
+  src/ffi/elf_dynamic_check.cc
   src/ffi/elf_file.cc
   src/ffi/elf_load_check.cc
+  src/ffi/elf_load_map.cc
   src/ffi/elf_symbols.cc
   src/ffi/enum.cc
   src/ffi/env.cc
@@ -74,6 +77,7 @@ set(TVM_FFI_TESTING_SOURCES
   src/ffi/testing/testing_objects.cc
   src/ffi/testing/testing_schema.cc
   src/ffi/testing/testing_structural.cc
+  src/ffi/testing/testing_structural_count.cc
   src/ffi/testing/testing_tensor.cc
   src/ffi/testing/testing_threads.cc
   src/ffi/testing/testing_visit.cc
@@ -87,6 +91,7 @@ set(TVM_FFI_CPP_TEST_SOURCES
   tests/cpp/test_array.cc
   tests/cpp/test_backtrace.cc
   tests/cpp/test_big_int.cc
+  tests/cpp/test_big_int_decimal.cc
   tests/cpp/test_big_int_extra.cc
   tests/cpp/test_c_api_bad_input.cc
   tests/cpp/test_container_device.cc
@@ -102,6 +107,7 @@ set(TVM_FFI_CPP_TEST_SOURCES
   tests/cpp/test_ffi_init.cc
   tests/cpp/test_function.cc
   tests/cpp/test_json.cc
+  tests/cpp/test_json_bounds.cc
   tests/cpp/test_list.cc
   tests/cpp/test_map.cc
   tests/cpp/test_memory.cc

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// elf_load_check.cc: ElfLoadProblem and ReadElfDynamicObject.
+// elf_load_check.cc: ElfLoadProblem, ElfObjectKindProblem and ReadElfDynamicObject.
 #include <elf.h>
 
 #include <cstdint>
@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 
+#include "elf_dynamic_internal.h"
 #include "elf_load_check_internal.h"
 
 namespace tvm {
@@ -133,6 +134,20 @@ std::string SegmentProblem(const ElfFileView& file, const ElfW(Ehdr) & header) {
   return "";
 }
 
+/// Why `symbol` is not `size` bytes of constant data initialized in the file, or "".
+std::string ConstantDataProblem(const ElfLoadMap& map, const ElfW(Sym) & symbol, size_t size) {
+  if (symbol.st_shndx == SHN_ABS) return "an absolute symbol";
+  const ElfW(Phdr)* segment = map.SegmentAt(symbol.st_value);
+  if (segment == nullptr) return "outside the library's image";
+  if (map.FileData<char>(symbol.st_value, size) == nullptr) {
+    return "zero-filled data (not initialized in the file)";
+  }
+  if ((segment->p_flags & PF_W) != 0) {
+    return "writable data (a value the library sets when it runs cannot be checked before)";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string ElfLoadProblem(const ElfFileView& file) {
@@ -144,30 +159,50 @@ std::string ElfLoadProblem(const ElfFileView& file) {
     return "built for " + MachineName(header->e_machine) + ", this process is " +
            MachineName(kNativeMachine);
   }
-  return SegmentProblem(file, *header);
+  problem = SegmentProblem(file, *header);
+  if (!problem.empty()) return problem;
+  ElfLoadMap map(file, *header);
+  problem = map.Problem();
+  if (!problem.empty()) return problem;
+  return ElfDynamicProblem(file, *header, map, nullptr);
+}
+
+std::string ElfObjectKindProblem(unsigned char info, uint64_t size, size_t expected_size) {
+  switch (info & 0xf) {  // ELF*_ST_TYPE
+    case STT_OBJECT:
+      break;
+    case STT_FUNC:
+      return "a function";
+    case STT_GNU_IFUNC:
+      return "an indirect function";
+    case STT_TLS:
+      return "a thread-local variable";
+    default:
+      return "a symbol of ELF type " + std::to_string(info & 0xf);
+  }
+  if (size != expected_size) return "an object of " + std::to_string(size) + " bytes";
+  return "";
 }
 
 ElfObjectRead ReadElfDynamicObject(const ElfFileView& file, const char* name, void* out,
-                                   size_t size) {
-  ElfSymbols table = FindElfSymbols(file, SHT_DYNSYM);
-  if (table.symbols == nullptr) return ElfObjectRead::kNoSymbols;
+                                   size_t size, std::string* problem) {
+  const ElfW(Ehdr)* header = NativeElfHeader(file);
+  if (header == nullptr) return ElfObjectRead::kNoSymbols;
+  ElfLoadMap map(file, *header);
+  ElfDynamicSymbols table;
+  if (!map.Problem().empty() || !ElfDynamicProblem(file, *header, map, &table).empty() ||
+      table.symbols == nullptr) {
+    return ElfObjectRead::kNoSymbols;
+  }
   for (size_t i = 0; i < table.count; ++i) {
     const ElfW(Sym) & symbol = table.symbols[i];
-    const char* symbol_name = table.Name(symbol);
-    if (symbol_name == nullptr || std::strcmp(symbol_name, name) != 0) continue;
-    if ((symbol.st_info & 0xf) != STT_OBJECT || symbol.st_size != size ||
-        symbol.st_shndx == SHN_UNDEF || symbol.st_shndx >= table.section_count) {
+    if (symbol.st_shndx == SHN_UNDEF || std::strcmp(table.names + symbol.st_name, name) != 0) {
       continue;
     }
-    const ElfW(Shdr) & section = table.sections[symbol.st_shndx];
-    uint64_t offset_in_section = symbol.st_value - section.sh_addr;
-    if (section.sh_type == SHT_NOBITS || symbol.st_value < section.sh_addr ||
-        !Fits(offset_in_section, size, section.sh_size)) {
-      continue;
-    }
-    const char* value = file.At<char>(section.sh_offset + offset_in_section, size);
-    if (value == nullptr) continue;
-    std::memcpy(out, value, size);
+    *problem = ElfObjectKindProblem(symbol.st_info, symbol.st_size, size);
+    if (problem->empty()) *problem = ConstantDataProblem(map, symbol, size);
+    if (!problem->empty()) return ElfObjectRead::kMisdeclared;
+    std::memcpy(out, map.FileData<char>(symbol.st_value, size), size);
     return ElfObjectRead::kRead;
   }
   return ElfObjectRead::kAbsent;

@@ -46,6 +46,17 @@ void CheckAbiVersion(const std::string& path, const TVMFFIVersion& built) {
   TVM_FFI_UNREACHABLE();
 }
 
+/// The ABI version a library declares is read from the file before its code runs, so it must be
+/// the constant the export headers define; anything else could bypass the check.
+[[noreturn]] void ThrowMisdeclaredAbiVersion(const std::string& path, const std::string& what) {
+  TVM_FFI_THROW(LibraryImportError)
+      << "Failed to load library '" << path << "': its ABI version symbol '"
+      << symbol::tvm_ffi_abi_version << "' is " << what << "; it must be a constant TVMFFIVersion ("
+      << sizeof(TVMFFIVersion) << " bytes) initialized in read-only data, as the tvm-ffi "
+      << "headers define it";
+  TVM_FFI_UNREACHABLE();
+}
+
 /// Checks the file before dlopen runs any of its code. A bare name is searched for by dlopen
 /// on the library path, so only paths are checked; unreadable files are left to dlopen too.
 /// Returns whether the file's ABI version (or its absence) was established.
@@ -56,8 +67,10 @@ bool CheckLibraryFile(const std::string& path) {
   std::string problem = details::ElfLoadProblem(file.view());
   if (!problem.empty()) ThrowLoadError(path, problem);
   TVMFFIVersion built{};
+  std::string misdeclared;
   details::ElfObjectRead read = details::ReadElfDynamicObject(
-      file.view(), symbol::tvm_ffi_abi_version, &built, sizeof(built));
+      file.view(), symbol::tvm_ffi_abi_version, &built, sizeof(built), &misdeclared);
+  if (read == details::ElfObjectRead::kMisdeclared) ThrowMisdeclaredAbiVersion(path, misdeclared);
   if (read == details::ElfObjectRead::kRead) CheckAbiVersion(path, built);
   return read != details::ElfObjectRead::kNoSymbols;
 }
@@ -73,9 +86,12 @@ void CheckLoadedAbiVersion(const std::string& path, void* handle) {
   if (address == nullptr || dlinfo(handle, RTLD_DI_LINKMAP, &own) != 0 ||
       dladdr1(address, &info, reinterpret_cast<void**>(&owner), RTLD_DL_LINKMAP) == 0 ||
       dladdr1(address, &info, reinterpret_cast<void**>(&entry), RTLD_DL_SYMENT) == 0 ||
-      owner != own || entry == nullptr || entry->st_size != sizeof(TVMFFIVersion)) {
+      owner != own || entry == nullptr) {
     return;
   }
+  std::string misdeclared =
+      details::ElfObjectKindProblem(entry->st_info, entry->st_size, sizeof(TVMFFIVersion));
+  if (!misdeclared.empty()) ThrowMisdeclaredAbiVersion(path, misdeclared);
   CheckAbiVersion(path, *static_cast<const TVMFFIVersion*>(address));
 }
 
