@@ -8,20 +8,26 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Union
 
-from ..module import Module, load_module
+from ..module import Module
 from .library import build_library, make_build_options
+from .loading import load_built_library
+from .ninja_build import check_build_path
 
 PathLike = Union[str, "os.PathLike[str]"]
 Files = Union[PathLike, Sequence[PathLike], None]
 
 
-def _file_list(*groups: Files) -> list[str]:
+def _file_list(**groups: Files) -> list[str]:
+    """Join the file arguments, each checked under its own name, into one list of paths."""
     paths: list[str] = []
-    for group in groups:
+    for argument, group in groups.items():
         if group is None:
             continue
         items = [group] if isinstance(group, (str, os.PathLike)) else list(group)
-        paths += [os.fspath(item) for item in items]
+        for item in items:
+            path = os.fspath(item)
+            check_build_path(path, argument)
+            paths.append(path)
     return paths
 
 
@@ -64,7 +70,7 @@ def build_files(  # noqa: PLR0917 - the order of Apache's extension._build_impl
     return build_library(
         name,
         options,
-        source_files=_file_list(sources),
+        source_files=_file_list(sources=sources),
         embedded_cubins=dict(embed_cubin or {}),
         lock=need_lock,
     )
@@ -125,7 +131,7 @@ def build(
     RuntimeError
         If a tool is missing or the build fails (the message holds the compiler's output).
     """
-    files = _file_list(sources, cpp_files, cuda_files)
+    files = _file_list(sources=sources, cpp_files=cpp_files, cuda_files=cuda_files)
     return build_files(
         name,
         files,
@@ -169,6 +175,9 @@ extra_include_paths, build_directory, backend
     -------
     tvm_ffi.Module
         The loaded module.
+        A library this process already loaded from the same path and that was rebuilt
+        since is loaded from a copy beside it named after its content (the dynamic
+        loader would return the old code for the old path).
 
     Raises
     ------
@@ -187,4 +196,4 @@ extra_include_paths, build_directory, backend
         build_directory=build_directory,
         backend=backend,
     )
-    return load_module(path, keep_module_alive=keep_module_alive)
+    return load_built_library(path, keep_module_alive=keep_module_alive)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping, Sequence
 
-from ..module import Module, load_module
+from ..module import Module
 from .inline_source import (
     Functions,
     Sources,
@@ -15,6 +15,7 @@ from .inline_source import (
     normalize_sources,
 )
 from .library import build_library, make_build_options
+from .loading import load_built_library
 
 _CPP_FILE_NAME = "main.cpp"
 _CUDA_FILE_NAME = "cuda.cu"
@@ -154,6 +155,9 @@ extra_include_paths, build_directory, embed_cubin, backend
     -------
     tvm_ffi.Module
         The loaded module; the exported functions are its attributes.
+        A library this process already loaded from the same path and that was rebuilt
+        since is loaded from a copy beside it named after its content (the dynamic
+        loader would return the old code for the old path).
 
     Raises
     ------
@@ -181,4 +185,4 @@ extra_include_paths, build_directory, embed_cubin, backend
         embed_cubin=embed_cubin,
         backend=backend,
     )
-    return load_module(path, keep_module_alive=keep_module_alive)
+    return load_built_library(path, keep_module_alive=keep_module_alive)

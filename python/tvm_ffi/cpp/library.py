@@ -36,6 +36,23 @@ class BuildOptions:
     output: str | None = None
 
 
+def _checked_flags(flags: Sequence[str] | None, argument: str) -> list[str]:
+    """Return ``flags`` as a list; each must be a str that build.ninja can hold."""
+    checked = list(flags or [])
+    for flag in checked:
+        if not isinstance(flag, str):
+            raise TypeError(f"build(): {argument} must hold str values, got {type(flag).__name__}")
+        ninja_build.check_build_value(flag, argument)
+    return checked
+
+
+def _checked_path(path: str | os.PathLike[str], argument: str) -> str:
+    """Return ``path`` made absolute, once checked as a path build.ninja can hold."""
+    absolute = os.path.abspath(path)
+    ninja_build.check_build_path(absolute, argument)
+    return absolute
+
+
 def make_build_options(
     extra_cflags: Sequence[str] | None,
     extra_cuda_cflags: Sequence[str] | None,
@@ -46,14 +63,31 @@ def make_build_options(
     backend: str | None,
     output: str | None,
 ) -> BuildOptions:
-    """Collect the optional arguments of the build functions; paths are made absolute."""
+    """Collect the optional arguments of the build functions; paths are made absolute.
+
+    Raises
+    ------
+    ValueError
+        If a value holds a control character (a line break would inject statements into
+        build.ninja), or a path of a build statement holds ``|``.
+    TypeError
+        If a flag is not a str.
+    """
+    if output is not None:
+        ninja_build.check_build_path(os.fspath(output), "output")
+    include_paths = _checked_flags(
+        [os.fspath(path) for path in extra_include_paths or []], "extra_include_paths"
+    )
+    directory = build_directory
+    if directory is not None:
+        directory = _checked_path(directory, "build_directory")
     return BuildOptions(
-        extra_cflags=list(extra_cflags or []),
-        extra_cuda_cflags=list(extra_cuda_cflags or []),
-        extra_ldflags=list(extra_ldflags or []),
+        extra_cflags=_checked_flags(extra_cflags, "extra_cflags"),
+        extra_cuda_cflags=_checked_flags(extra_cuda_cflags, "extra_cuda_cflags"),
+        extra_ldflags=_checked_flags(extra_ldflags, "extra_ldflags"),
         # ninja runs inside the build directory, so relative paths would change meaning
-        extra_include_paths=[os.path.abspath(path) for path in extra_include_paths or []],
-        build_directory=None if build_directory is None else os.path.abspath(build_directory),
+        extra_include_paths=[os.path.abspath(path) for path in include_paths],
+        build_directory=directory,
         backend=backend,
         output=output,
     )
@@ -187,6 +221,8 @@ def _make_plan(
     generated: dict[str, str],
     cubins: dict[str, bytes],
 ) -> _BuildPlan:
+    for path in source_files:
+        ninja_build.check_build_path(path, "sources")
     all_sources = [str(Path(path).resolve()) for path in source_files] + sorted(generated)
     steps, prebuilt = _compile_steps(all_sources)
     if not steps and not prebuilt:

@@ -7,6 +7,7 @@ import contextlib
 import fcntl
 import logging
 import os
+import re
 import shlex
 import subprocess
 from collections.abc import Iterator, Mapping, Sequence
@@ -64,11 +65,38 @@ class CompileStep:
     obj: str
 
 
+# A line break ends a ninja statement, so one in a value would start a statement of its own;
+# no C0 control character (nor DEL) belongs in a path or a compiler flag.
+_CONTROL_CHARACTER = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def check_build_value(value: str, argument: str) -> None:
+    """Raise ``ValueError`` naming ``argument`` if ``value`` holds a control character."""
+    found = _CONTROL_CHARACTER.search(value)
+    if found is not None:
+        raise ValueError(
+            f"build(): {argument} holds the control character {found.group()!r} at index "
+            f"{found.start()}, which build.ninja cannot hold; got {value!r}"
+        )
+
+
+def check_build_path(path: str, argument: str) -> None:
+    """Like :func:`check_build_value`, and reject ``|``: a ninja path cannot escape it."""
+    check_build_value(path, argument)
+    if "|" in path:
+        raise ValueError(
+            f"build(): {argument} holds '|', which a path in build.ninja cannot hold; got {path!r}"
+        )
+
+
 def _escape_path(path: str) -> str:
+    check_build_path(path, "a path of the build")
     return path.replace("$", "$$").replace(" ", "$ ").replace(":", "$:")
 
 
 def _variable(name: str, command: Sequence[str]) -> str:
+    for word in command:
+        check_build_value(word, f"the build.ninja variable '{name}'")
     joined = " ".join(shlex.quote(word) for word in command)
     return f"{name} = {joined.replace('$', '$$')}\n"
 

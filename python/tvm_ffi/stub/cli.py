@@ -559,7 +559,8 @@ def run(opt: Options) -> int:
     """Run the stub generator with ``opt``; return the exit status.
 
     The status is 0, 1 when ``--check`` found a file out of date, or 2 when a file could not
-    be processed.
+    be processed (a PATH that does not exist, or is neither a regular file nor a directory,
+    counts as such).
     """
     generator = get_generator(opt.target)
     for module in opt.imports:
@@ -571,6 +572,8 @@ def run(opt: Options) -> int:
         failed.append(path)
         report_failure(path, error)
 
+    if opt.init is not None:  # before the files are read: the first PATH may not exist yet
+        _init_path(opt).mkdir(parents=True, exist_ok=True)
     files = read_source_files([Path(f) for f in opt.files], generator.source_exts, on_error)
     global_funcs = collect_global_funcs()
     ty_map = generator.default_ty_map()
@@ -582,7 +585,6 @@ def run(opt: Options) -> int:
     written: set[str] = set()
     if opt.init is not None:
         init_path = _init_path(opt)
-        init_path.mkdir(parents=True, exist_ok=True)
         written = _stage_2(files, ty_map, opt.init, init_path, global_funcs, generator)
     before = {file.path: generator.check_view(file.code_blocks) for file in files if opt.check}
     failures = len(failed) + _roll_out_prefixes(files, generator)

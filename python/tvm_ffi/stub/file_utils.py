@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import errno
 import os
 import traceback
 from collections.abc import Collection, Iterable, Iterator, Sequence
@@ -223,18 +224,39 @@ class FileInfo:
         self.code_blocks = parse_code_blocks(text.splitlines(), self.syntax)
 
 
-def _walk_sources(paths: Iterable[Path], exts: Collection[str]) -> list[Path]:
+def _unusable_path_error(path: Path) -> OSError:
+    """Return the error for a PATH argument that is neither a regular file nor a folder."""
+    if not path.exists():
+        return FileNotFoundError(errno.ENOENT, "no such file or directory", str(path))
+    return OSError(errno.EINVAL, "not a regular file or a directory", str(path))
+
+
+def _walk_sources(
+    paths: Iterable[Path],
+    exts: Collection[str],
+    on_error: Callable[[Path, Exception], None] | None = None,
+) -> list[Path]:
     """Return the files named by ``paths``, directories scanned recursively, sorted.
 
-    A file named explicitly is kept whatever its suffix; a scan keeps the suffixes ``exts``.
+    A file named explicitly is kept whatever its suffix; a scan keeps the regular files with
+    the suffixes ``exts`` (a FIFO or device would block or mislead the reader). ``on_error``,
+    if given, hears of each path that is neither a regular file nor a directory.
     """
     found: list[Path] = []
     for path in paths:
         if path.is_file():
             found.append(path)
             continue
+        if not path.is_dir():
+            if on_error is not None:
+                on_error(path, _unusable_path_error(path))
+            continue
         for root, _dirs, names in path_walk(path):
-            found += [root / name for name in names if Path(name).suffix.lower() in exts]
+            found += [
+                root / name
+                for name in names
+                if Path(name).suffix.lower() in exts and (root / name).is_file()
+            ]
     return sorted(found, key=str)
 
 
@@ -243,10 +265,13 @@ def read_source_files(
     source_exts: Collection[str],
     on_error: Callable[[Path, Exception], None],
 ) -> list[FileInfo]:
-    """Read the files with directives under ``paths``; ``on_error`` hears of each bad one."""
+    """Read the files with directives under ``paths``; ``on_error`` hears of each bad one.
+
+    A path that is neither a regular file nor a directory (missing, a FIFO) is a bad one.
+    """
     exts = {ext.lower() for ext in source_exts}
     files = []
-    for path in _walk_sources(paths, exts):
+    for path in _walk_sources(paths, exts, on_error):
         try:
             info = FileInfo.from_file(path)
         except (DirectiveError, OSError, UnicodeDecodeError) as error:
@@ -259,7 +284,7 @@ def read_source_files(
 
 def report_failure(path: Path, error: BaseException) -> None:
     """Print that ``path`` could not be processed, and why (a traceback for a bug)."""
-    if isinstance(error, (DirectiveError, LookupError)):
+    if isinstance(error, (DirectiveError, LookupError, OSError)):
         detail = str(error)
     else:
         detail = "".join(traceback.format_exception(type(error), error, error.__traceback__))
@@ -269,9 +294,9 @@ def report_failure(path: Path, error: BaseException) -> None:
 def collect_files(paths: list[Path], source_exts: Collection[str]) -> list[FileInfo]:
     """Return the parsed files with directives under ``paths``.
 
-    A path named explicitly is always read; a directory is scanned recursively for files whose
-    suffix is in ``source_exts`` (the active generator's). A malformed file is reported and
-    left out.
+    A path named explicitly is always read; a directory is scanned recursively for regular files
+    whose suffix is in ``source_exts`` (the active generator's). A malformed file, and a path
+    that is missing or neither a regular file nor a directory, is reported and left out.
     """
     return read_source_files(paths, source_exts, report_failure)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import inspect
 import keyword
+import unicodedata
 from collections.abc import Iterable
 from typing import Any, Callable
 
@@ -53,6 +54,35 @@ def _validate_argument_names(names: list[str], arg_type: str) -> None:
             raise ValueError(f"Invalid {what} name: {name!r} is not a valid Python identifier")
 
 
+def _validate_normalized_names(names: list[str], reserved_names: set[str]) -> None:
+    """Check ``names`` as the compiler sees them: NFKC-normalized (PEP 3131).
+
+    ``"\uff41"`` (fullwidth a) is the parameter ``a``, so names that differ only before
+    normalization collide, and one may turn into a keyword or an internal name.
+    """
+    seen: dict[str, str] = {}
+    for name in names:
+        normal = unicodedata.normalize("NFKC", name)
+        if normal != name:
+            if not normal.isidentifier() or keyword.iskeyword(normal):
+                raise ValueError(
+                    f"make_kwargs_wrapper(): argument name {name!r} is {normal!r} after NFKC "
+                    "normalization, which is not a usable identifier; expected an identifier "
+                    "that is not a keyword"
+                )
+            if normal in reserved_names:
+                raise ValueError(
+                    f"make_kwargs_wrapper(): argument name {name!r} is the internal name "
+                    f'{normal!r} after NFKC normalization; avoid names starting with "__i_"'
+                )
+        if normal in seen:
+            raise ValueError(
+                f"make_kwargs_wrapper(): argument names {seen[normal]!r} and {name!r} are the "
+                f"same name {normal!r} after NFKC normalization; expected distinct names"
+            )
+        seen[normal] = name
+
+
 def _validate_wrapper_args(
     arg_names: list[str],
     arg_defaults: tuple[Any, ...],
@@ -60,7 +90,11 @@ def _validate_wrapper_args(
     kwonly_defaults: dict[str, Any],
     reserved_names: set[str],
 ) -> None:
-    """Check the arguments of :func:`make_kwargs_wrapper`; no name may be in ``reserved_names``."""
+    """Check the arguments of :func:`make_kwargs_wrapper`; no name may be in ``reserved_names``.
+
+    The checks on the names as given come first, with Apache's messages; then the checks on
+    the names as the compiler normalizes them.
+    """
     _validate_argument_names(arg_names, "Argument")
     if not isinstance(arg_defaults, tuple):
         raise TypeError(f"arg_defaults must be a tuple, got {type(arg_defaults).__name__}")
@@ -84,6 +118,7 @@ def _validate_wrapper_args(
             f"Argument names conflict with internal names: {reserved}. "
             'Please avoid using names starting with "__i_"'
         )
+    _validate_normalized_names([*arg_names, *kwonly_names], reserved_names)
 
 
 def _is_inlined_default(value: Any) -> bool:
@@ -180,7 +215,8 @@ def make_kwargs_wrapper(  # noqa: PLR0917 - upstream's positional signature
         If a name is not a str or ``arg_defaults`` is not a tuple.
     ValueError
         If names repeat, are not identifiers, are keywords, start like the wrapper's internal
-        names (``__i_``) or appear in both lists; if there are more defaults than positional
+        names (``__i_``) or appear in both lists, also once NFKC-normalized as Python
+        normalizes identifiers; if there are more defaults than positional
         parameters, or a keyword-only default names an unknown parameter.
 
     Examples

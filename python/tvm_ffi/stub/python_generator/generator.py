@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import keyword
+import unicodedata
 from typing import TYPE_CHECKING
 
 from ..consts import BUILTIN_TYPE_KEYS, PYTHON_SYNTAX
@@ -21,6 +23,35 @@ if TYPE_CHECKING:
     from ..utils import FuncInfo, ObjectInfo, Options
 
 __all__ = ["ImportItem", "PythonGenerator", "PythonImports"]
+
+
+def _is_plain_name(name: str) -> bool:
+    """Whether ``name`` is an identifier and, as Python normalizes it, not a keyword."""
+    return name.isidentifier() and not keyword.iskeyword(unicodedata.normalize("NFKC", name))
+
+
+def _check_import_payload(payload: str, dotted: str, alias: str, lineno: int) -> None:
+    """Reject an ``import-object`` whose import statement would not be valid Python.
+
+    Raises
+    ------
+    DirectiveError
+        If ``dotted`` is not a dotted path of identifiers or ``alias`` not an identifier (a
+        keyword is neither), or the payload has more than three ``;`` fields.
+    """
+    problem = None
+    if payload.count(";") > 2:
+        problem = "more than three ';' fields"
+    elif not all(_is_plain_name(part) for part in dotted.split(".")):
+        problem = f"`{dotted}` is not a dotted path of identifiers"
+    elif alias and not _is_plain_name(alias):
+        problem = f"alias `{alias}` is not an identifier"
+    if problem is not None:
+        raise DirectiveError(
+            f"PythonGenerator.add_directive(): line {lineno}: malformed import-object "
+            f"`{payload.strip()}`: {problem} (expected `<module>.<name>[;<true|false>[;<alias>]]`, "
+            "names being identifiers that are not keywords)"
+        )
 
 
 class PythonGenerator(Generator):
@@ -54,6 +85,7 @@ class PythonGenerator(Generator):
             raise DirectiveError(
                 f"PythonGenerator.add_directive(): line {lineno}: {name} names nothing"
             )
+        _check_import_payload(payload, dotted, alias, lineno)
         imports.items.append(ImportItem(dotted, checking.lower() == "true", alias or None))
         if alias == "_FFI_LOAD_LIB" or dotted.endswith("libinfo.load_lib_module"):
             imports.has_lib_load = True
