@@ -7,6 +7,11 @@
 // structural kind: DAG nodes and free variables bind one to one on both sides, free variables only
 // where a def region (or map_free_vars) allows it. A back edge into an object still being compared
 // matches only the back edge into its partner, so cyclic values compare without looping.
+//
+// A pair found equal is remembered unless a back edge into an enclosing pair contributed to it
+// (bindings only grow, so it stays equal), which makes comparing shared sub-values (a DAG of tree
+// nodes) linear in the distinct pairs rather than in the paths to them. Only a true result is
+// remembered: a false one ends the comparison (or is a hook's to handle).
 #include <tvm/ffi/big_int.h>
 #include <tvm/ffi/cast.h>
 #include <tvm/ffi/container/array.h>
@@ -18,12 +23,14 @@
 #include <tvm/ffi/extra/structural_equal.h>
 #include <tvm/ffi/reflection/registry.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <unordered_map>
+#include <limits>
 #include <utility>
 #include <vector>
 
+#include "address_table.h"
 #include "stack_guard.h"
 #include "structural_internal.h"
 
@@ -92,31 +99,89 @@ class StructuralEqualer {
   std::vector<AccessStep> rhs_steps;
 
  private:
-  /// Marks a pair as being compared for the lifetime of the scope.
+  /// What the comparison knows about an object of one side.
+  enum class Status : uint8_t {
+    kNone,    ///< Nothing (not met yet, or met and not remembered).
+    kActive,  ///< Being compared with partner: the object is an ancestor of the current pair.
+    kEqual,   ///< (lhs side only) equal to partner, whatever pairs enclose it.
+    kBound,   ///< A DAG node or free variable matched one to one with partner.
+  };
+
+  /// The state of one object; depth is the pair's depth among active pairs while kActive.
+  struct SideState {
+    const Object* partner = nullptr;
+    size_t depth = 0;
+    Status status = Status::kNone;
+  };
+
+  /// Marks a pair as being compared for the lifetime of the scope; on exit, remembers an equal
+  /// pair whose result no back edge to an enclosing pair contributed to.
   class ActivePair {
    public:
-    ActivePair(StructuralEqualer* self, const Object* lhs, const Object* rhs)
-        : self_(self), lhs_(lhs), rhs_(rhs) {
-      self_->active_lhs_.emplace(lhs, rhs);
-      self_->active_rhs_.emplace(rhs, lhs);
+    /// lhs_state and rhs_state: where the states of lhs and rhs are now.
+    ActivePair(StructuralEqualer* self, const ObjectRef& lhs, const ObjectRef& rhs,
+               SideState* lhs_state, SideState* rhs_state)
+        : self_(self),
+          lhs_(lhs),
+          rhs_(rhs),
+          depth_(self->depth_++),
+          outer_lowest_(self->lowest_back_edge_),
+          lhs_state_(lhs_state),
+          rhs_state_(rhs_state),
+          lhs_generation_(self->lhs_state_.generation()),
+          rhs_generation_(self->rhs_state_.generation()) {
+      *lhs_state_ = SideState{rhs.get(), depth_, Status::kActive};
+      *rhs_state_ = SideState{lhs.get(), depth_, Status::kActive};
+      self_->lowest_back_edge_ = kNoBackEdge;
     }
     ~ActivePair() {
-      self_->active_lhs_.erase(lhs_);
-      self_->active_rhs_.erase(rhs_);
+      --self_->depth_;
+      size_t lowest = self_->lowest_back_edge_;
+      self_->lowest_back_edge_ = std::min(outer_lowest_, lowest);
+      bool remember = equal_ && lowest >= depth_;
+      SideState* lhs_state = Locate(&self_->lhs_state_, lhs_state_, lhs_generation_, lhs_.get());
+      if (lhs_state->status == Status::kActive) {
+        lhs_state->status = remember ? Status::kEqual : Status::kNone;
+      }
+      SideState* rhs_state = Locate(&self_->rhs_state_, rhs_state_, rhs_generation_, rhs_.get());
+      if (rhs_state->status == Status::kActive) rhs_state->status = Status::kNone;
+      if (remember) self_->Hold(lhs_, rhs_);
     }
+    void SetEqual(bool equal) { equal_ = equal; }
     ActivePair(const ActivePair&) = delete;
     ActivePair& operator=(const ActivePair&) = delete;
 
    private:
+    /// The state of obj: where it was, unless the table has grown since.
+    static SideState* Locate(AddressTable<SideState>* table, SideState* known, size_t generation,
+                             const Object* obj) {
+      return table->generation() == generation ? known : table->Find(obj);
+    }
+
     StructuralEqualer* self_;
-    const Object* lhs_;
-    const Object* rhs_;
+    const ObjectRef& lhs_;
+    const ObjectRef& rhs_;
+    size_t depth_;
+    size_t outer_lowest_;
+    SideState* lhs_state_;
+    SideState* rhs_state_;
+    size_t lhs_generation_;
+    size_t rhs_generation_;
+    bool equal_ = false;
   };
+
+  static constexpr size_t kNoBackEdge = std::numeric_limits<size_t>::max();
 
   void Record(AccessStep lhs, AccessStep rhs) {
     if (!record_mismatch_) return;
     lhs_steps.push_back(std::move(lhs));
     rhs_steps.push_back(std::move(rhs));
+  }
+
+  /// The result of comparing the pair with a back edge into an active pair at depth.
+  bool BackEdge(size_t depth, bool equal) {
+    lowest_back_edge_ = std::min(lowest_back_edge_, depth);
+    return equal;
   }
 
   bool CompareNode(const ObjectRef& lhs, const ObjectRef& rhs) {
@@ -126,20 +191,23 @@ class StructuralEqualer {
                                                      : structural::StructuralKindOf(info, kOp);
     if (kind == kTVMFFISEqHashKindUniqueInstance) return lhs.same_as(rhs);
     if (kind == kTVMFFISEqHashKindConstTreeNode && lhs.same_as(rhs)) return true;
-    bool binds = kind == kTVMFFISEqHashKindDAGNode || kind == kTVMFFISEqHashKindFreeVar;
-    if (binds) {
-      auto bound = lhs_bound_.find(lhs.get());
-      if (bound != lhs_bound_.end()) return bound->second.same_as(rhs);
-      if (rhs_bound_.count(rhs.get())) return false;
+    // Only DAG nodes and free variables are ever bound, only ancestors active.
+    SideState& lhs_state = lhs_state_[lhs.get()];
+    if (lhs_state.status == Status::kBound) return lhs_state.partner == rhs.get();
+    if (lhs_state.status == Status::kActive) {
+      return BackEdge(lhs_state.depth, lhs_state.partner == rhs.get());
     }
-    auto active = active_lhs_.find(lhs.get());
-    if (active != active_lhs_.end()) return active->second == rhs.get();
-    if (active_rhs_.count(rhs.get())) return false;
+    bool known_equal = lhs_state.status == Status::kEqual && lhs_state.partner == rhs.get();
+    SideState& rhs_state = rhs_state_[rhs.get()];
+    if (rhs_state.status == Status::kBound) return false;
+    if (rhs_state.status == Status::kActive) return BackEdge(rhs_state.depth, false);
+    if (known_equal) return true;
     CheckStackRoom("comparing values structurally");
-    ActivePair pair(this, lhs.get(), rhs.get());
-    if (kind == kTVMFFISEqHashKindFreeVar) return CompareFreeVar(lhs, rhs, info);
-    bool equal = CompareChildren(lhs, rhs, info);
-    if (equal && binds) Bind(lhs, rhs);
+    ActivePair pair(this, lhs, rhs, &lhs_state, &rhs_state);
+    bool equal = kind == kTVMFFISEqHashKindFreeVar ? CompareFreeVar(lhs, rhs, info)
+                                                   : CompareChildren(lhs, rhs, info);
+    if (equal && kind == kTVMFFISEqHashKindDAGNode) Bind(lhs, rhs);
+    pair.SetEqual(equal);
     return equal;
   }
 
@@ -158,8 +226,15 @@ class StructuralEqualer {
   }
 
   void Bind(const ObjectRef& lhs, const ObjectRef& rhs) {
-    lhs_bound_.emplace(lhs.get(), rhs);
-    rhs_bound_.emplace(rhs.get(), lhs);
+    lhs_state_[lhs.get()] = SideState{rhs.get(), 0, Status::kBound};
+    rhs_state_[rhs.get()] = SideState{lhs.get(), 0, Status::kBound};
+    Hold(lhs, rhs);
+  }
+
+  /// Keeps a remembered pair alive, so that no other object can take either address.
+  void Hold(const ObjectRef& lhs, const ObjectRef& rhs) {
+    held_.push_back(lhs);
+    held_.push_back(rhs);
   }
 
   bool CompareChildren(const ObjectRef& lhs, const ObjectRef& rhs, const TVMFFITypeInfo* info) {
@@ -237,18 +312,18 @@ class StructuralEqualer {
   }
 
   /// A key as the other side sees it: bound objects are replaced by their partner.
-  static Any MapKeyThrough(const std::unordered_map<const Object*, ObjectRef>& bound,
-                           const Any& key) {
+  static Any MapKeyThrough(AddressTable<SideState>* states, const Any& key) {
     if (key.type_index() < TypeIndex::kTVMFFIStaticObjectBegin) return key;
-    auto it = bound.find(key.cast<ObjectRef>().get());
-    return it == bound.end() ? key : Any(it->second);
+    const SideState* state = states->Find(key.as<Object>());
+    if (state == nullptr || state->status != Status::kBound) return key;
+    return Any(GetRef<ObjectRef>(state->partner));
   }
 
   template <typename MapRef>
   bool MapEqual(const MapRef& lhs, const MapRef& rhs) {
     if (lhs.size() != rhs.size() && !record_mismatch_) return false;
     for (const auto& kv : lhs) {
-      Any rhs_key = MapKeyThrough(lhs_bound_, kv.first);
+      Any rhs_key = MapKeyThrough(&lhs_state_, kv.first);
       auto it = rhs.find(rhs_key);
       if (it == rhs.end()) {
         Record(AccessStep::MapItem(kv.first), AccessStep::MapItemMissing(rhs_key));
@@ -261,7 +336,7 @@ class StructuralEqualer {
     }
     if (lhs.size() == rhs.size()) return true;
     for (const auto& kv : rhs) {
-      Any lhs_key = MapKeyThrough(rhs_bound_, kv.first);
+      Any lhs_key = MapKeyThrough(&rhs_state_, kv.first);
       if (lhs.find(lhs_key) == lhs.end()) {
         Record(AccessStep::MapItemMissing(lhs_key), AccessStep::MapItem(kv.first));
         return false;
@@ -296,12 +371,15 @@ class StructuralEqualer {
   bool skip_tensor_content_;
   bool record_mismatch_;
   TypedFunction<bool(AnyView, AnyView, int, AnyView)> hook_callback_;
-  /// DAG nodes and free variables already matched, each side to its partner.
-  std::unordered_map<const Object*, ObjectRef> lhs_bound_;
-  std::unordered_map<const Object*, ObjectRef> rhs_bound_;
-  /// Pairs being compared (ancestors of the current pair), each side to its partner.
-  std::unordered_map<const Object*, const Object*> active_lhs_;
-  std::unordered_map<const Object*, const Object*> active_rhs_;
+  /// What is known of each object met on either side.
+  AddressTable<SideState> lhs_state_;
+  AddressTable<SideState> rhs_state_;
+  /// The objects of remembered (equal or bound) pairs.
+  std::vector<ObjectRef> held_;
+  /// Active pairs (the current one included).
+  size_t depth_ = 0;
+  /// The lowest depth a back edge in the current pair's subtree reached.
+  size_t lowest_back_edge_ = kNoBackEdge;
 };
 
 }  // namespace

@@ -24,10 +24,10 @@
 #include <functional>
 #include <limits>
 #include <optional>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "address_table.h"
 #include "stack_guard.h"
 #include "structural_internal.h"
 
@@ -95,13 +95,30 @@ class StructuralHasher {
   }
 
  private:
+  /// What the hasher knows about an object.
+  enum class Status : uint8_t {
+    kNone,    ///< Nothing (not met yet, or its hash held only where it was met).
+    kActive,  ///< Being hashed, at depth among the objects being hashed.
+    kHashed,  ///< Hashed to hash, in any context.
+  };
+
+  struct NodeState {
+    uint64_t hash = 0;
+    size_t depth = 0;
+    Status status = Status::kNone;
+  };
+
   /// Marks an object as being hashed, at its depth among the objects being hashed.
   class ActiveNode {
    public:
-    ActiveNode(StructuralHasher* self, const Object* obj) : self_(self), obj_(obj) {
-      self_->active_.emplace(obj, self_->active_.size());
+    ActiveNode(StructuralHasher* self, const Object* obj, NodeState* state)
+        : self_(self), obj_(obj) {
+      *state = NodeState{0, self_->depth_++, Status::kActive};
     }
-    ~ActiveNode() { self_->active_.erase(obj_); }
+    ~ActiveNode() {
+      --self_->depth_;
+      self_->states_.Find(obj_)->status = Status::kNone;
+    }
     ActiveNode(const ActiveNode&) = delete;
     ActiveNode& operator=(const ActiveNode&) = delete;
 
@@ -115,30 +132,32 @@ class StructuralHasher {
     const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
     TVMFFISEqHashKind kind = IsContainer(type_index) ? kTVMFFISEqHashKindTreeNode
                                                      : structural::StructuralKindOf(info, kOp);
-    auto memo = memo_.find(obj);
-    if (memo != memo_.end()) return memo->second;
-    auto active = active_.find(obj.get());
-    if (active != active_.end()) return BackEdgeHash(active->second);
+    NodeState& state = states_[obj.get()];
+    if (state.status == Status::kHashed) return state.hash;
+    if (state.status == Status::kActive) return BackEdgeHash(state.depth);
     CheckStackRoom("hashing a value structurally");
-    size_t depth = active_.size();
+    size_t depth = depth_;
     size_t outer_lowest_target = lowest_back_edge_target_;
     lowest_back_edge_target_ = std::numeric_limits<size_t>::max();
     uint64_t hash;
     {
-      ActiveNode node(this, obj.get());
+      ActiveNode node(this, obj.get(), &state);
       hash = kind == kTVMFFISEqHashKindFreeVar ? FreeVarHash(obj, info) : ChildrenHash(obj, info);
     }
     if (kind == kTVMFFISEqHashKindDAGNode) hash = StableHashCombine(hash, dag_counter_++);
     size_t lowest_target = lowest_back_edge_target_;
     lowest_back_edge_target_ = std::min(outer_lowest_target, lowest_target);
     // A hash that depends on edges to objects above this one holds only in this context.
-    if (lowest_target >= depth) memo_.emplace(obj, hash);
+    if (lowest_target >= depth) {
+      *states_.Find(obj.get()) = NodeState{hash, 0, Status::kHashed};
+      held_.push_back(obj);
+    }
     return hash;
   }
 
   uint64_t BackEdgeHash(size_t target_depth) {
     lowest_back_edge_target_ = std::min(lowest_back_edge_target_, target_depth);
-    return StableHashCombine(kBackEdgeSeed, active_.size() - target_depth);
+    return StableHashCombine(kBackEdgeSeed, depth_ - target_depth);
   }
 
   uint64_t FreeVarHash(const ObjectRef& obj, const TVMFFITypeInfo* info) {
@@ -223,9 +242,9 @@ class StructuralHasher {
                                 metadata->structural_eq_hash_kind != kTVMFFISEqHashKindFreeVar)) {
       return std::nullopt;
     }
-    auto memo = memo_.find(key.cast<ObjectRef>());
-    if (memo == memo_.end()) return std::nullopt;
-    return memo->second;
+    const NodeState* state = states_.Find(key.as<Object>());
+    if (state == nullptr || state->status != Status::kHashed) return std::nullopt;
+    return state->hash;
   }
 
   template <typename MapRef>
@@ -278,10 +297,13 @@ class StructuralHasher {
   uint64_t free_var_counter_ = 0;
   uint64_t dag_counter_ = 0;
   TypedFunction<int64_t(AnyView, int64_t, int)> hook_callback_;
-  /// Hashes of objects already hashed (holding them, so a hook's temporaries stay distinct).
-  std::unordered_map<ObjectRef, uint64_t, ObjectPtrHash, ObjectPtrEqual> memo_;
-  /// Objects being hashed, to their depth among them.
-  std::unordered_map<const Object*, size_t> active_;
+  /// What is known of each object met.
+  AddressTable<NodeState> states_;
+  /// The objects hashed (held, so that no other object, e.g. a hook's temporary, takes their
+  /// address while their hash is remembered).
+  std::vector<ObjectRef> held_;
+  /// How many objects are being hashed.
+  size_t depth_ = 0;
   /// The lowest depth a back edge met in the current object's subtree points to.
   size_t lowest_back_edge_target_ = std::numeric_limits<size_t>::max();
 };

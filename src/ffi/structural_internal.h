@@ -29,17 +29,15 @@ constexpr int64_t kFieldDefSimple = kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursiv
 /// The structural kind of a reflected object type; TypeError naming the type when the type has
 /// no metadata or declares itself unsupported. `op` names the caller ("structural equality").
 inline TVMFFISEqHashKind StructuralKindOf(const TVMFFITypeInfo* info, const char* op) {
-  std::string type_key(info->type_key.data, info->type_key.size);
-  if (info->metadata == nullptr) {
-    TVM_FFI_THROW(TypeError) << op << " is not supported for type `" << type_key
-                             << "`: the type has no reflection metadata";
+  const TVMFFITypeMetadata* metadata = info->metadata;
+  if (metadata == nullptr || metadata->structural_eq_hash_kind == kTVMFFISEqHashKindUnsupported) {
+    std::string type_key(info->type_key.data, info->type_key.size);
+    TVM_FFI_THROW(TypeError) << op << " is not supported for type `" << type_key << "`: "
+                             << (metadata == nullptr
+                                     ? "the type has no reflection metadata"
+                                     : "its structural kind (_type_s_eq_hash_kind) is unsupported");
   }
-  TVMFFISEqHashKind kind = info->metadata->structural_eq_hash_kind;
-  if (kind == kTVMFFISEqHashKindUnsupported) {
-    TVM_FFI_THROW(TypeError) << op << " is not supported for type `" << type_key
-                             << "`: its structural kind (_type_s_eq_hash_kind) is unsupported";
-  }
-  return kind;
+  return metadata->structural_eq_hash_kind;
 }
 
 /// The region in which a child is visited: a pattern region persists, otherwise the requested

@@ -8,6 +8,11 @@
 // string (bytes) form, and an object type selects instances of its subclasses too. The first
 // pair that selects a value handles it.
 //
+// As in Apache TVM FFI, a walk or visit keeps no state: a value shared by several parents is
+// visited (and its callbacks called) once per occurrence, so a DAG with many paths costs as many
+// visits. A caller that wants each node once skips repeats itself (a pre-order callback that
+// returns Skip for a node it has seen, or a visit callback that does not descend again).
+//
 // The container hooks check the stack room before descending: a container that (through others)
 // contains itself, or nesting deeper than the stack allows, is a RecursionError, not a crash.
 #include <tvm/ffi/any.h>
