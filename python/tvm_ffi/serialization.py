@@ -9,13 +9,21 @@ value, ``None`` has no data, ``ffi.String`` a string, ``ffi.Bytes`` base64 text,
 flat ``[k0, v0, k1, v1, ...]`` list of node indices, ``Device`` ``[type, id]``, ``DataType`` its
 name, and reflected objects a dict from field name to node index (int, float, bool and dtype
 fields hold their value). Equal POD values and strings, and shared objects, appear once.
+
+Integers beyond int64 are ``ffi.BigInt`` nodes holding decimal text. Like ``str(int)`` and
+``int(str)``, writing and reading that text (pickling included) honour
+:func:`sys.get_int_max_str_digits` where Python has it (3.11+): past the limit they raise
+ValueError.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import sys
+from typing import Any, Callable, TypeVar
 
 from . import core
+
+_T = TypeVar("_T")
 
 __all__ = ["from_json_graph_str", "to_json_graph_str"]
 
@@ -41,9 +49,11 @@ def to_json_graph_str(obj: Any, metadata: dict[str, Any] | None = None) -> str:
     TypeError
         If the value (or something inside it) cannot be serialized.
     ValueError
-        If the value holds itself.
+        If the value holds itself, or holds an integer of more decimal digits than
+        :func:`sys.get_int_max_str_digits` allows.
     """
-    json_str: str = core._get_global_func("ffi.ToJSONGraphString")(obj, metadata)
+    to_json = core._get_global_func("ffi.ToJSONGraphString")
+    json_str: str = _with_int_digit_limit(lambda: to_json(obj, metadata))
     return json_str
 
 
@@ -63,9 +73,27 @@ def from_json_graph_str(json_str: str) -> Any:
     Raises
     ------
     ValueError
-        If the text is not a well-formed JSON graph.
+        If the text is not a well-formed JSON graph, or holds an integer of more decimal digits
+        than :func:`sys.get_int_max_str_digits` allows.
     """
-    return core._get_global_func("ffi.FromJSONGraphString")(json_str)
+    from_json = core._get_global_func("ffi.FromJSONGraphString")
+    return _with_int_digit_limit(lambda: from_json(json_str))
+
+
+def _int_max_str_digits() -> int:
+    """Python's limit on the digits of int/str conversions; 0 (none) before Python 3.11."""
+    get_limit = getattr(sys, "get_int_max_str_digits", None)
+    return 0 if get_limit is None else int(get_limit())
+
+
+def _with_int_digit_limit(convert: Callable[[], _T]) -> _T:
+    """Run ``convert`` with the runtime's BigInt digit limit (of this thread) set to Python's."""
+    set_limit = core._get_internal_func("ffi._SetIntMaxStrDigits")
+    previous = set_limit(_int_max_str_digits())
+    try:
+        return convert()
+    finally:
+        set_limit(previous)
 
 
 def _object_from_state(state: dict[str, Any]) -> Any:

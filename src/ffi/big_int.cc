@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // big_int.cc: the C entry points that build integers from raw words and expose their words, and
 // the type attributes of ffi.BigInt: map keys, RecursiveEq/Compare/Hash and JSON graphs all treat
-// a BigInt by its value.
+// a BigInt by its value. JSON graphs hold it as decimal text (big_int_decimal.cc), within the
+// digit limit that ffi._SetIntMaxStrDigits(limit) -> previous limit sets for the calling thread
+// (0: none, the default; the Python package sets sys.get_int_max_str_digits()).
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/big_int.h>
 #include <tvm/ffi/c_api.h>
@@ -10,10 +12,10 @@
 #include <tvm/ffi/reflection/registry.h>
 #include <tvm/ffi/string.h>
 
-#include <algorithm>
 #include <cstring>
-#include <string_view>
 #include <vector>
+
+#include "big_int_decimal_internal.h"
 
 namespace tvm {
 namespace ffi {
@@ -35,28 +37,6 @@ BigInt BigIntFromByteArray(const TVMFFIByteArray* input) {
   return details::BigIntUnsafe::FromWords(words.data(), words.size());
 }
 
-/// The integer of decimal text: an optional sign and one or more digits, nothing else.
-BigInt ParseDecimal(std::string_view text) {
-  std::string_view digits = text;
-  if (!digits.empty() && (digits[0] == '+' || digits[0] == '-')) digits.remove_prefix(1);
-  bool valid = !digits.empty() && std::all_of(digits.begin(), digits.end(),
-                                              [](char ch) { return ch >= '0' && ch <= '9'; });
-  if (!valid) TVM_FFI_THROW(ValueError) << "Invalid decimal string for ffi.BigInt";
-  // Nine digits at a time: each step is one multiply-add by an int64_t.
-  constexpr size_t kChunk = 9;
-  BigInt value;
-  for (size_t pos = 0; pos < digits.size(); pos += kChunk) {
-    int64_t chunk = 0;
-    int64_t scale = 1;
-    for (char ch : digits.substr(pos, kChunk)) {
-      chunk = chunk * 10 + (ch - '0');
-      scale *= 10;
-    }
-    value = value * scale + chunk;
-  }
-  return text[0] == '-' ? -value : value;
-}
-
 BigInt AsBigInt(const Any& value) { return value.cast<BigInt>(); }
 
 /// The `__any_hash__` of ffi.BigInt: map keys of equal value hash alike.
@@ -64,6 +44,15 @@ int64_t BigIntKeyHash(const Any& key) { return static_cast<int64_t>(AsBigInt(key
 
 /// The `__any_equal__` of ffi.BigInt: map keys of equal value are one key.
 bool BigIntKeyEqual(const Any& lhs, const Any& rhs) { return AsBigInt(lhs) == AsBigInt(rhs); }
+
+/// ffi._SetIntMaxStrDigits: sets this thread's decimal digit limit and returns the previous one.
+int64_t SetIntMaxStrDigits(int64_t limit) {
+  if (limit < 0) {
+    TVM_FFI_THROW(ValueError) << "ffi._SetIntMaxStrDigits(): the limit must be 0 (none) or "
+                              << "positive, got " << limit;
+  }
+  return static_cast<int64_t>(details::SetBigIntDigitLimit(static_cast<size_t>(limit)));
+}
 
 /// The metadata of ffi.BigInt: the size of the object without its trailing words, no creator
 /// (a BigInt is only made from a value) and no structural kind (compared by value instead).
@@ -94,9 +83,12 @@ TVM_FFI_STATIC_INIT_BLOCK() {
              return a < b ? -1 : (b < a ? 1 : 0);
            })
       .def(refl::type_attr::kDataToJson,
-           [](const BigInt& value) { return String(value.ToString()); })
+           [](const BigInt& value) { return String(details::BigIntToDecimal(value)); })
       .def(refl::type_attr::kDataFromJson,
-           [](const String& text) { return ParseDecimal(text.view()); });
+           [](const String& text) { return details::BigIntFromDecimal(text.view()); });
+  refl::GlobalDef().def("ffi._SetIntMaxStrDigits", SetIntMaxStrDigits,
+                        "Sets the calling thread's limit on the decimal digits of BigInt text in "
+                        "JSON graphs (0: none) and returns the previous limit");
 }
 
 }  // namespace ffi

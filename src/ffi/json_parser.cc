@@ -2,16 +2,19 @@
 // json_parser.cc: json::Parse and the ffi.json.Parse global.
 //
 // Objects become Map<Any, Any> with String keys (a repeated key keeps its first position and its
-// last value), arrays Array<Any>, integers that fit int64 int64, other numbers double, and
-// true/false/null bool and None. Beyond RFC 8259 it accepts NaN, Infinity and -Infinity, and the
-// lenient number forms +1, 01, .5 and 1. (decimal, never hex). String bytes other than escapes
-// and control characters are copied as they are (no UTF-8 validation); \u escapes must pair
-// surrogates. Whitespace is space, tab, CR and LF. Nesting is walked with an explicit stack, so
-// any depth parses. Errors read "<what>: line L column C (char P)", P being the byte offset.
+// last value), arrays Array<Any>, integers that fit int64 int64, other numbers double (an integer
+// past the double range is an error naming it), and true/false/null bool and None. Beyond
+// RFC 8259 it accepts NaN, Infinity and -Infinity, and the lenient number forms +1, 01, .5 and 1.
+// (decimal, never hex). String bytes other than escapes and control characters are copied as
+// they are (no UTF-8 validation); \u escapes must pair surrogates. Whitespace is space, tab, CR
+// and LF. Nesting is walked with an explicit stack, so any depth parses. Errors read "<what>:
+// line L column C (char P)", P being the byte offset. Every 64Ki values the parser polls
+// TVMFFIEnvCheckSignals, so Ctrl-C stops a long parse.
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/map.h>
 #include <tvm/ffi/error.h>
+#include <tvm/ffi/extra/c_env_api.h>
 #include <tvm/ffi/extra/json.h>
 #include <tvm/ffi/reflection/registry.h>
 #include <tvm/ffi/string.h>
@@ -137,12 +140,21 @@ class JSONParser {
 
   bool AtEnd() const { return pos_ >= text_.size(); }
 
+  /// Lets the frontend handle pending signals (Ctrl-C) once every kSignalPollInterval values;
+  /// a handler's error ends the parse.
+  void PollSignals() {
+    if (++values_since_poll_ < kSignalPollInterval) return;
+    values_since_poll_ = 0;
+    if (TVMFFIEnvCheckSignals() != 0) throw EnvErrorAlreadySet();
+  }
+
   /// Parses one value with any nesting. Each open container waits on `stack`; a finished value
   /// is handed to the innermost one, which then reads a separator or its closing bracket.
   bool ParseNested(Any* out) {
     std::vector<OpenContainer> stack;
     Any value;
     while (true) {
+      PollSignals();
       if (!ParseValueOrOpen(&stack, &value)) return false;
       // `value` is complete: give it to the open containers until one wants another element.
       while (true) {
@@ -267,7 +279,9 @@ class JSONParser {
   }
 
   /// Reads the longest run of number characters; it must be one whole number. Integers that
-  /// fit int64 stay integers; other numbers must be finite, nonzero unless written as zero.
+  /// fit int64 stay integers, larger ones become the nearest double (as Apache's parser does)
+  /// and are an error past the double range; other numbers must be finite, nonzero unless
+  /// written as zero.
   bool ParseNumber(Any* value) {
     size_t start = pos_;
     size_t end = start;
@@ -278,7 +292,8 @@ class JSONParser {
     std::string_view unsigned_run = run[0] == '+' ? run.substr(1) : run;
     const char* first = unsigned_run.data();
     const char* last = first + unsigned_run.size();
-    if (unsigned_run.find_first_of(".eE") == std::string_view::npos) {
+    bool is_integer = unsigned_run.find_first_of(".eE") == std::string_view::npos;
+    if (is_integer) {
       int64_t int_value = 0;
       std::from_chars_result res = std::from_chars(first, last, int_value);
       if (res.ec == std::errc() && res.ptr == last) {
@@ -289,6 +304,9 @@ class JSONParser {
     }
     double double_value = 0;
     std::from_chars_result res = std::from_chars(first, last, double_value);
+    if (res.ec == std::errc::result_out_of_range && is_integer) {
+      return Fail("Integer out of range (beyond int64 and the double range)", start);
+    }
     if (res.ec != std::errc() || res.ptr != last) return Fail("Expecting value", start);
     pos_ = end;
     *value = double_value;
@@ -373,8 +391,11 @@ class JSONParser {
     return code;
   }
 
+  static constexpr size_t kSignalPollInterval = size_t{1} << 16;
+
   std::string_view text_;
   size_t pos_ = 0;
+  size_t values_since_poll_ = 0;
   ParseError error_;
 };
 

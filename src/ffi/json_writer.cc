@@ -9,11 +9,14 @@
 // with ".0" for whole numbers when 1e-4 <= |x| < 1e16 and d.ddde+XX otherwise; NaN, Infinity and
 // -Infinity name the special values. Strings escape '"', '\', '/', control characters and DEL;
 // other bytes (UTF-8 included) are copied. Containers are walked with an explicit stack, so any
-// depth prints; a List or Dict that contains itself is an error.
+// depth prints; a List or Dict that contains itself is an error. The line breaks and indentation
+// of an indented output may take at most 1 GiB: a first walk adds them up without writing and
+// raises ValueError past that. Both walks poll TVMFFIEnvCheckSignals every 64Ki elements.
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/map_base.h>
 #include <tvm/ffi/container/seq_base.h>
 #include <tvm/ffi/error.h>
+#include <tvm/ffi/extra/c_env_api.h>
 #include <tvm/ffi/extra/json.h>
 #include <tvm/ffi/object.h>
 #include <tvm/ffi/optional.h>
@@ -159,12 +162,18 @@ struct OpenContainer {
   bool first = true;
 };
 
-/// Writes one value, keeping the open containers on an explicit stack.
+/// Most bytes of line breaks and indentation an indented output may hold (1 GiB).
+constexpr uint64_t kMaxLayoutBytes = uint64_t{1} << 30;
+
+/// Writes one value, keeping the open containers on an explicit stack. A layout-only writer
+/// walks the same way but writes nothing: it adds up the line breaks and indentation and throws
+/// once they would pass kMaxLayoutBytes.
 class JSONWriter {
  public:
-  explicit JSONWriter(const Optional<int>& indent)
+  JSONWriter(const Optional<int>& indent, bool layout_only)
       : pretty_(indent.has_value() && *indent != 0),
-        indent_(indent.has_value() && *indent > 0 ? *indent : 0) {}
+        indent_(indent.has_value() && *indent > 0 ? *indent : 0),
+        layout_only_(layout_only) {}
 
   std::string Write(const Any& root) {
     WriteValue(root);
@@ -176,30 +185,41 @@ class JSONWriter {
   void WriteValue(const Any& value) {
     const TVMFFIAny* cell = details::AnyUnsafe::TVMFFIAnyPtrFromAny(value);
     switch (cell->type_index) {
-      case TypeIndex::kTVMFFINone:
-        out_ += "null";
-        return;
-      case TypeIndex::kTVMFFIBool:
-        out_ += cell->v_int64 != 0 ? "true" : "false";
-        return;
-      case TypeIndex::kTVMFFIInt:
-        out_ += std::to_string(cell->v_int64);
-        return;
-      case TypeIndex::kTVMFFIFloat:
-        out_ += FormatDouble(cell->v_float64);
-        return;
-      case TypeIndex::kTVMFFISmallStr:
-      case TypeIndex::kTVMFFIStr:
-        AppendQuoted(*StringViewOf(value), &out_);
-        return;
       case TypeIndex::kTVMFFIArray:
       case TypeIndex::kTVMFFIList:
         return Open(value, false, '[');
       case TypeIndex::kTVMFFIMap:
       case TypeIndex::kTVMFFIDict:
         return Open(value, true, '{');
+      case TypeIndex::kTVMFFINone:
+      case TypeIndex::kTVMFFIBool:
+      case TypeIndex::kTVMFFIInt:
+      case TypeIndex::kTVMFFIFloat:
+      case TypeIndex::kTVMFFISmallStr:
+      case TypeIndex::kTVMFFIStr:
+        if (!layout_only_) WriteScalar(*cell, value);
+        return;
       default:
         TVM_FFI_THROW(ValueError) << "Unsupported type: `" << value.GetTypeKey() << "`";
+    }
+  }
+
+  void WriteScalar(const TVMFFIAny& cell, const Any& value) {
+    switch (cell.type_index) {
+      case TypeIndex::kTVMFFINone:
+        out_ += "null";
+        return;
+      case TypeIndex::kTVMFFIBool:
+        out_ += cell.v_int64 != 0 ? "true" : "false";
+        return;
+      case TypeIndex::kTVMFFIInt:
+        out_ += std::to_string(cell.v_int64);
+        return;
+      case TypeIndex::kTVMFFIFloat:
+        out_ += FormatDouble(cell.v_float64);
+        return;
+      default:
+        AppendQuoted(*StringViewOf(value), &out_);
     }
   }
 
@@ -211,16 +231,17 @@ class JSONWriter {
     }
     uint64_t begin = is_object ? static_cast<const MapBaseObj*>(obj)->IterBegin() : 0;
     stack_.push_back(OpenContainer{obj, is_object, begin});
-    out_ += bracket;
+    Put(bracket);
   }
 
   /// Writes the innermost open container's next element, or closes it.
   void WriteNextOrClose() {
+    PollSignals();
     OpenContainer& top = stack_.back();
     const Any* next = top.is_object ? NextMember(&top) : NextElement(&top);
     if (next == nullptr) {
       NewLine(stack_.size() - 1);
-      out_ += top.is_object ? '}' : ']';
+      Put(top.is_object ? '}' : ']');
       active_.erase(top.obj);
       stack_.pop_back();
       return;
@@ -247,26 +268,52 @@ class JSONWriter {
       TVM_FFI_THROW(ValueError) << "Expect key to be string, got `" << key.GetTypeKey() << "`";
     }
     StartItem(top);
-    AppendQuoted(*key_text, &out_);
-    out_ += pretty_ ? ": " : ":";
+    if (!layout_only_) {
+      AppendQuoted(*key_text, &out_);
+      out_ += pretty_ ? ": " : ":";
+    }
     top->next = map->IterNext(at);
     return &map->ValueAt(at);
   }
 
   void StartItem(OpenContainer* top) {
-    if (!top->first) out_ += ',';
+    if (!top->first) Put(',');
     top->first = false;
     NewLine(stack_.size());
   }
 
+  void Put(char ch) {
+    if (!layout_only_) out_ += ch;
+  }
+
   void NewLine(size_t depth) {
     if (!pretty_) return;
+    uint64_t width = depth * static_cast<uint64_t>(indent_);
+    if (layout_only_) return CountLayout(1 + width);
     out_ += '\n';
-    out_.append(depth * static_cast<size_t>(indent_), ' ');
+    out_.append(width, ' ');
+  }
+
+  void CountLayout(uint64_t bytes) {
+    if (bytes > kMaxLayoutBytes - layout_bytes_) {
+      TVM_FFI_THROW(ValueError) << "json.Stringify: indenting by " << indent_
+                                << " would add more than " << kMaxLayoutBytes
+                                << " bytes of line breaks and indentation";
+    }
+    layout_bytes_ += bytes;
+  }
+
+  /// Lets the frontend handle pending signals (Ctrl-C) once every 64Ki elements.
+  void PollSignals() {
+    if ((++steps_ & 0xFFFF) != 0) return;
+    if (TVMFFIEnvCheckSignals() != 0) throw EnvErrorAlreadySet();
   }
 
   bool pretty_;
   int indent_;
+  bool layout_only_;
+  uint64_t layout_bytes_ = 0;
+  uint64_t steps_ = 0;
   std::string out_;
   std::vector<OpenContainer> stack_;
   std::unordered_set<const ffi::Object*> active_;
@@ -275,7 +322,10 @@ class JSONWriter {
 }  // namespace
 
 String Stringify(const json::Value& value, const Optional<int>& indent) {
-  return String(JSONWriter(indent).Write(value));
+  // An indented output can be far larger than its value (depth times indent per line): its
+  // layout is measured, without writing, before anything is allocated for it.
+  if (indent.has_value() && *indent != 0) JSONWriter(indent, true).Write(value);
+  return String(JSONWriter(indent, false).Write(value));
 }
 
 }  // namespace json
@@ -284,7 +334,9 @@ TVM_FFI_STATIC_INIT_BLOCK() {
   reflection::GlobalDef().def(
       "ffi.json.Stringify",
       [](const json::Value& value, Optional<int> indent) { return json::Stringify(value, indent); },
-      "Writes a JSON value as text, compact or indented by `indent` spaces per level");
+      "Writes a JSON value as text, compact or indented by `indent` spaces per level (a "
+      "negative indent breaks lines without indenting); ValueError when the line breaks and "
+      "indentation would take more than 1 GiB (2^30 bytes), raised before writing");
 }
 
 }  // namespace ffi

@@ -26,6 +26,7 @@
 #include <tvm/ffi/reflection/registry.h>
 #include <tvm/ffi/string.h>
 
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -247,18 +248,28 @@ class GraphReader {
       return Any(Bytes(decoded.data(), decoded.size()));  // a short one stays inline
     }
     if (type == StaticTypeKey::kTVMFFIDataType) return Any(StringToDLDataType(TextOf(data)));
-    if (type == StaticTypeKey::kTVMFFIDevice) {
-      std::vector<int64_t> parts = IntList(data);
-      if (parts.size() != 2) {
-        Fail("expected [device_type, device_id], got ", parts.size(), " element(s)");
-      }
-      return Any(DLDevice{static_cast<DLDeviceType>(parts[0]), static_cast<int32_t>(parts[1])});
-    }
+    if (type == StaticTypeKey::kTVMFFIDevice) return Any(DeviceOf(data));
     if (type == StaticTypeKey::kTVMFFIShape) {
       std::vector<int64_t> dims = IntList(data);
       return Any(Shape(dims));
     }
     return std::nullopt;
+  }
+
+  /// The device of `[device_type, device_id]`, each a 32-bit signed integer as in DLDevice.
+  static DLDevice DeviceOf(const Any& data) {
+    std::vector<int64_t> parts = IntList(data);
+    if (parts.size() != 2) {
+      Fail("expected [device_type, device_id], got ", parts.size(), " element(s)");
+    }
+    const char* names[] = {"device_type", "device_id"};
+    for (size_t i = 0; i < 2; ++i) {
+      if (parts[i] < std::numeric_limits<int32_t>::min() ||
+          parts[i] > std::numeric_limits<int32_t>::max()) {
+        Fail(names[i], " ", parts[i], " is out of range (a 32-bit signed integer)");
+      }
+    }
+    return DLDevice{static_cast<DLDeviceType>(parts[0]), static_cast<int32_t>(parts[1])};
   }
 
   /// The singleton of an enum type named by a node's index (an integer for an IntEnum).

@@ -43,7 +43,8 @@ namespace serialization {
 namespace {
 
 /// Identity of a value for sharing nodes: kind and bits for POD values and objects, text for
-/// strings, bytes and BigInts (in decimal).
+/// strings, bytes and BigInts (their canonical words, so that only the node's data pays for the
+/// decimal conversion).
 struct NodeKey {
   int32_t kind;
   uint64_t bits;
@@ -86,8 +87,11 @@ NodeKey KeyOf(const Any& value) {
     case kTVMFFISmallBytes:
     case kTVMFFIBytes:
       return {kTVMFFIBytes, 0, std::string(value.cast<Bytes>())};
-    case kTVMFFIBigInt:
-      return {kTVMFFIBigInt, 0, value.cast<BigInt>().ToString()};
+    case kTVMFFIBigInt: {
+      BigInt::ArrayView words = details::BigIntUnsafe::GetArrayView(&cell);
+      const char* bytes = reinterpret_cast<const char*>(&words[0]);
+      return {kTVMFFIBigInt, 0, std::string(bytes, words.size() * sizeof(int64_t))};
+    }
     default:
       return {kTVMFFIObject, reinterpret_cast<uint64_t>(cell.v_obj), {}};
   }
