@@ -145,7 +145,7 @@ cdef TVMFFIObjectHandle exchange_to_handle(const DLPackExchangeAPI* api, object 
             # more than the rest of the conversion.
             reject_lazy_torch_bits(value, view.dtype.code == kDLComplex,
                                    TVMFFIPyMayBeTorchNegativeView(&view))
-            if for_call:
+            if for_call and not _pin_torch_storage:
                 storage_getter = <PyObject*>_torch_untyped_storage
             else:
                 owner = _torch_untyped_storage(value)

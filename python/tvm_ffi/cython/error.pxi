@@ -317,13 +317,25 @@ cdef object exception_of_kind(str kind, str message):
     if cls is None:
         cls = _builtin_exception_class(kind) or RuntimeError
     try:
-        return cls(message)
+        exc = cls(message)
     except Exception as err:  # noqa: BLE001 - e.g. UnicodeDecodeError needs five arguments
-        fallback = RuntimeError(f"{kind}: {message}")
-        fallback.__cause__ = TypeError(
-            f"{cls.__qualname__}, the class of error kind '{kind}', cannot be built from one "
-            f"message argument ({type(err).__name__}: {err}); the error is a RuntimeError instead")
-        return fallback
+        return runtime_error_instead(kind, message, cls,
+                                     f"cannot be built from one message argument "
+                                     f"({type(err).__name__}: {err})")
+    if not isinstance(exc, BaseException):
+        return runtime_error_instead(kind, message, cls,
+                                     f"built from one message argument gives an object of "
+                                     f"type '{type(exc).__name__}', not an exception")
+    return exc
+
+
+cdef object runtime_error_instead(str kind, str message, type cls, str problem):
+    """The RuntimeError raised for an error whose kind's class cannot represent it."""
+    fallback = RuntimeError(f"{kind}: {message}")
+    fallback.__cause__ = TypeError(
+        f"{cls.__qualname__}, the class of error kind '{kind}', {problem}; the error is a "
+        "RuntimeError instead")
+    return fallback
 
 
 # ------------------------------------------------------------------------------------------

@@ -125,6 +125,12 @@ void RegisterTensorKernelFunctions() {
            })
       .def("testing.tensor_fill_f32", FillFloat32)
       .def("testing.tensor_sum_f32", SumFloat32)
+      // A kernel that runs `callback` between taking its argument and reading it.
+      .def("testing.tensor_sum_f32_after",
+           [](TensorView tensor, Function callback) {
+             callback();
+             return SumFloat32(tensor);
+           })
       .def("testing.tensor_alloc_env",
            [](Shape shape, DLDataType dtype, DLDevice device) {
              return Tensor::FromEnvAlloc(TVMFFIEnvTensorAlloc, shape, dtype, device);
