@@ -125,6 +125,7 @@ set(TVM_FFI_CPP_TEST_SOURCES
   tests/cpp/test_rvalue_ref.cc
   tests/cpp/test_serialization.cc
   tests/cpp/test_shape.cc
+  tests/cpp/test_signal_polls.cc
   tests/cpp/test_small_headers.cc
   tests/cpp/test_source_parity_containers.cc
   tests/cpp/test_source_parity_reflection.cc

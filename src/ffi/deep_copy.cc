@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "signal_poll.h"
 #include "stack_guard.h"
 
 namespace tvm {
@@ -33,6 +34,7 @@ namespace {
 class DeepCopier {
  public:
   Any Copy(const Any& value) {
+    poll_.Step();
     if (value.type_index() < TypeIndex::kTVMFFIStaticObjectBegin) return value;
     ObjectRef obj = value.cast<ObjectRef>();
     const Object* src = obj.get();
@@ -154,6 +156,7 @@ class DeepCopier {
   }
 
   std::unordered_map<const Object*, Any> memo_;
+  details::SignalPoll poll_;  // every value copied is a step
 };
 
 }  // namespace

@@ -22,6 +22,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "signal_poll.h"
+
 namespace tvm {
 namespace ffi {
 namespace {
@@ -37,7 +39,9 @@ class PairsBuilder {
       return map;
     }
     ObjectPtr<Derived> map = NewDense(Ops::DenseSlotsFor(num_pairs));
+    details::SignalPoll poll;  // a huge input can take long: Ctrl-C stops it
     for (uint64_t i = 0; i < num_pairs; ++i) {
+      poll.Step();
       if (!TryPlaceAtHome(map.get(), kv[2 * i], kv[2 * i + 1])) {
         AddDense(&map, Any(kv[2 * i]), Any(kv[2 * i + 1]));
       }

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "runtime_internal.h"
+#include "signal_poll.h"
 #include "stack_guard.h"
 
 namespace tvm {
@@ -58,6 +59,7 @@ class RecursiveComparer {
   explicit RecursiveComparer(bool eq_only) : eq_only_(eq_only) {}
 
   int Compare(AnyView lhs, AnyView rhs) {
+    poll_.Step();
     const TVMFFIAny* a = details::AnyUnsafe::TVMFFIAnyPtrFromAny(lhs);
     const TVMFFIAny* b = details::AnyUnsafe::TVMFFIAnyPtrFromAny(rhs);
     if (a->type_index == kTVMFFINone || b->type_index == kTVMFFINone) {
@@ -228,10 +230,12 @@ class RecursiveComparer {
   int CompareMaps(const MapBaseObj* lhs, const MapBaseObj* rhs) {
     std::vector<std::pair<Any, Any>> values;
     if (lhs->size() != rhs->size()) return MapsDiffer();
-    for (uint64_t i = lhs->IterBegin(); i != lhs->IterEnd(); i = lhs->IterNext(i)) {
-      uint64_t found = rhs->Find(lhs->KeyAt(i));
+    // Snapshot lhs: a key's __any_equal__ hook, called by the lookups, may change it.
+    std::vector<std::pair<Any, Any>> entries(lhs->begin(), lhs->end());
+    for (const auto& [key, value] : entries) {
+      uint64_t found = rhs->Find(key);
       if (found == rhs->IterEnd()) return MapsDiffer();
-      values.emplace_back(lhs->ValueAt(i), rhs->ValueAt(found));
+      values.emplace_back(value, rhs->ValueAt(found));
     }
     for (const auto& [a, b] : values) {
       if (Compare(a, b) != 0) return MapsDiffer();
@@ -274,6 +278,7 @@ class RecursiveComparer {
   bool eq_only_;
   std::unordered_set<ObjectPair, ObjectPairHash> active_;
   std::unordered_map<ObjectPair, Settled, ObjectPairHash> settled_;
+  details::SignalPoll poll_;  // every pair of values compared is a step
 };
 
 int CompareForOrder(const Any& lhs, const Any& rhs) {

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "runtime_internal.h"
+#include "signal_poll.h"
 #include "stack_guard.h"
 
 namespace tvm {
@@ -80,6 +81,7 @@ uint64_t HashText(const TVMFFIAny& cell) {
 class RecursiveHasher {
  public:
   uint64_t Hash(AnyView value) {
+    poll_.Step();
     const TVMFFIAny* cell = details::AnyUnsafe::TVMFFIAnyPtrFromAny(value);
     if (details::StringFamily(cell->type_index) != 0) return HashText(*cell);
     if (cell->type_index < kTVMFFIStaticObjectBegin) return HashPOD(*cell);
@@ -194,6 +196,7 @@ class RecursiveHasher {
 
   std::unordered_set<const Object*> active_;
   std::unordered_map<const Object*, std::pair<ObjectRef, uint64_t>> memo_;
+  details::SignalPoll poll_;  // every value hashed is a step
 };
 
 }  // namespace

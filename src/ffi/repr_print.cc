@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "signal_poll.h"
 #include "stack_guard.h"
 
 namespace tvm {
@@ -160,6 +161,7 @@ class ReprPrinter {
   ReprPrinter() : with_address_(ReprWithAddress()) {}
 
   std::string Print(const AnyView& value) {
+    poll_.Step();
     const TVMFFIAny cell = value.CopyToTVMFFIAny();
     if (cell.type_index < kTVMFFIStaticObjectBegin) return PrintPOD(cell);
     if (cell.type_index == kTVMFFIBigInt) return value.cast<BigInt>().ToString();
@@ -301,6 +303,7 @@ class ReprPrinter {
 
   std::vector<const Object*> active_;
   bool with_address_;
+  details::SignalPoll poll_;  // every value printed is a step
 };
 
 }  // namespace

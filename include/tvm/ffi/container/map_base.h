@@ -193,6 +193,7 @@ class MapBaseObj : public Object {
   /// Position of key, or IterEnd() when absent.
   uint64_t Find(const Any& key) const { return FindWithHash(key, details::MapKeyHash(key)); }
   uint64_t FindWithHash(const Any& key, uint64_t hash) const {
+    if (details::MapKeyHasEqualHook(key)) return FindWithHook(key, hash);
     if (IsSmall()) {
       for (uint64_t i = 0; i < size_; ++i) {
         if (details::MapKeyEqual(Pairs()[i].first, key)) return i;
@@ -205,6 +206,48 @@ class MapBaseObj : public Object {
     while (true) {
       if (details::MapKeyEqual(Item(i).key, key)) return i;
       if (!NextInChain(i, &i)) return kInvalidIndex;
+    }
+  }
+  /// FindWithHash for a key whose type compares by an `__any_equal__` hook: the hook may run
+  /// code that changes this map, so each compared key is held by a copy and the storage is
+  /// checked after every call (RuntimeError when it changed; see CheckStamp).
+  uint64_t FindWithHook(const Any& key, uint64_t hash) const {
+    const StorageStamp stamp = Stamp();
+    if (IsSmall()) {
+      for (uint64_t i = 0; i < size_; ++i) {
+        Any stored = Pairs()[i].first;
+        bool equal = details::MapKeyEqual(stored, key);
+        CheckStamp(stamp);
+        if (equal) return i;
+      }
+      return size_;
+    }
+    if (size_ == 0) return kInvalidIndex;
+    uint64_t i = SlotOfHash(hash);
+    if ((Meta(i) & 0x80) != 0) return kInvalidIndex;
+    while (true) {
+      Any stored = Item(i).key;
+      bool equal = details::MapKeyEqual(stored, key);
+      CheckStamp(stamp);
+      if (equal) return i;
+      if (!NextInChain(i, &i)) return kInvalidIndex;
+    }
+  }
+  /// The storage fields that change whenever entries are added or removed: a key hook (which
+  /// may run arbitrary code) must leave them alone while the map is searched or rebuilt.
+  struct StorageStamp {
+    const void* data;
+    uint64_t size;
+    uint64_t slots;
+  };
+  StorageStamp Stamp() const { return StorageStamp{data_, size_, slots_}; }
+  /// RuntimeError when entries were added or removed since stamp was taken, which only a key's
+  /// `__any_hash__` / `__any_equal__` hook can do in the middle of a lookup or an insert.
+  void CheckStamp(const StorageStamp& stamp) const {
+    if (stamp.data != data_ || stamp.size != size_ || stamp.slots != slots_) {
+      TVM_FFI_THROW(RuntimeError) << (type_index() == TypeIndex::kTVMFFIDict ? "Dict" : "Map")
+                                  << " changed during a key lookup or insert: a key's "
+                                     "__any_hash__ or __any_equal__ hook mutated it";
     }
   }
   /// Removes the entry at position i (small: later entries shift down, keeping the order).

@@ -67,11 +67,22 @@ struct DenseMapOps {
     }
     return false;
   }
-  /// The chain member whose next member is slot (slot must not be a chain head).
+  /// The chain member whose next member is slot (slot must not be a chain head). The key's
+  /// hash may come from a hook: RuntimeError when that hook changed the map or gave the key
+  /// another hash than the one it was stored under (its chain then does not lead to slot).
   static uint64_t FindPrev(const Obj* m, uint64_t slot) {
-    uint64_t cur = m->SlotOfHash(MapKeyHash(m->Item(slot).key));
-    for (uint64_t next = cur; m->NextInChain(cur, &next) && next != slot;) cur = next;
-    return cur;
+    const MapBaseObj::StorageStamp stamp = m->Stamp();
+    Any key = m->Item(slot).key;
+    uint64_t cur = m->SlotOfHash(MapKeyHash(key));
+    m->CheckStamp(stamp);
+    if (IsHead(m->Meta(cur))) {
+      for (uint64_t next = cur; m->NextInChain(cur, &next); cur = next) {
+        if (next == slot) return cur;
+      }
+    }
+    TVM_FFI_THROW(RuntimeError) << "a map key's __any_hash__ hook returned a different hash for "
+                                   "the same key";
+    TVM_FFI_UNREACHABLE();
   }
   /// Writes a new entry (key, value) into the empty slot with metadata meta.
   static void Emplace(Obj* m, uint64_t slot, uint8_t meta, Any&& key, Any&& value) {
@@ -129,16 +140,21 @@ struct DenseMapOps {
   }
   /// Removes the entry at slot: the last member of its chain takes its place.
   static void Erase(Obj* m, uint64_t slot) {
+    uint64_t last = slot, prev = slot;
+    bool is_tail = !m->NextInChain(slot, &last);
+    // FindPrev may call a hash hook: it runs before anything changes.
+    uint64_t prev_of_tail = is_tail && !IsHead(m->Meta(slot)) ? FindPrev(m, slot) : kNone;
+    // The entry is released when this returns, once the table is whole again: a destructor may
+    // run code that uses the map.
+    Any dead_key = std::move(m->Item(slot).key);
+    Any dead_value = std::move(m->Item(slot).value);
     --m->size_;
     ListUnlink(m, slot);
-    uint64_t last = slot, prev = slot;
-    if (!m->NextInChain(slot, &last)) {
-      if (!IsHead(m->Meta(slot))) SetJump(m, FindPrev(m, slot), 0);
-      DestroyItem(m, slot);
+    if (is_tail) {
+      if (prev_of_tail != kNone) SetJump(m, prev_of_tail, 0);
       m->Meta(slot) = MapBaseObj::kEmptySlot;
       return;
     }
-    DestroyItem(m, slot);
     for (uint64_t next = last; m->NextInChain(last, &next);) {
       prev = last;
       last = next;
@@ -146,10 +162,6 @@ struct DenseMapOps {
     Relocate(m, last, slot);
     m->Meta(last) = MapBaseObj::kEmptySlot;
     SetJump(m, prev, 0);
-  }
-  static void DestroyItem(const Obj* m, uint64_t slot) {
-    m->Item(slot).key.~Any();
-    m->Item(slot).value.~Any();
   }
   /// Destroys every entry with `destroy(Any*)` (walking the insertion-order list) and
   /// empties the table; with keep_layout false the slots keep their stale metadata.
@@ -248,13 +260,18 @@ struct MapOps {
     uint64_t min_slots = m->IsSmall() ? DenseSlotsFor(m->size_ + 1) : m->NumSlots() * 2;
     return Rebuilt(m, 0, min_slots);
   }
+  /// Copies src's entries into the empty dense dst; false when dst runs out of probes. The key
+  /// hashes (and dst's FindPrev) may call hooks, which must leave src alone (RuntimeError).
   static bool CopyDense(const MapBaseObj* src, MapBaseObj* dst) {
+    const MapBaseObj::StorageStamp stamp = src->Stamp();
     for (uint64_t i = src->IterBegin(); i != src->IterEnd(); i = src->IterNext(i)) {
+      Any key = src->KeyAt(i);
+      Any value = src->ValueAt(i);
+      uint64_t hash = MapKeyHash(key);
       uint64_t slot;
-      if (!DenseMapOps::TryInsert(dst, Any(src->KeyAt(i)), Any(src->ValueAt(i)),
-                                  MapKeyHash(src->KeyAt(i)), &slot)) {
-        return false;
-      }
+      bool inserted = DenseMapOps::TryInsert(dst, std::move(key), std::move(value), hash, &slot);
+      src->CheckStamp(stamp);
+      if (!inserted) return false;
     }
     return true;
   }
@@ -265,7 +282,8 @@ struct MapOps {
 inline void MapBaseObj::EraseAt(uint64_t i) {
   if (!IsSmall()) return details::DenseMapOps::Erase(this, i);
   KVPair* pairs = Pairs();
-  pairs[i].~KVPair();
+  // Released on return, when the pairs are contiguous again (see DenseMapOps::Erase).
+  KVPair dead{std::move(pairs[i].first), std::move(pairs[i].second)};
   std::memmove(static_cast<void*>(pairs + i), static_cast<void*>(pairs + i + 1),
                (size_ - i - 1) * sizeof(KVPair));
   --size_;

@@ -27,6 +27,12 @@ inline uint64_t MapKeyHash(const Any& key) { return AnyHash()(key); }
 /// registers `__any_equal__` by that hook).
 inline bool MapKeyEqual(const Any& lhs, const Any& rhs) { return AnyEqual()(lhs, rhs); }
 
+/// Whether comparing key with a stored key of its type may call an `__any_equal__` hook.
+inline bool MapKeyHasEqualHook(const Any& key) {
+  const TVMFFIAny* cell = AnyUnsafe::TVMFFIAnyPtrFromAny(key);
+  return IsCustomizableKey(cell) && AnyHookRow<kAnyEqualHookName>(cell->type_index) != nullptr;
+}
+
 }  // namespace details
 }  // namespace ffi
 }  // namespace tvm
