@@ -51,6 +51,28 @@ print("finished without interruption", flush=True)
 """
 
 
+# A long native call on a huge input polls too (the runtime's long walks: printing, recursive
+# equality and hashing, deep copy, building a Map or Dict; tests/cpp/test_signal_polls.cc counts
+# each walk's polls). The child builds an Array that prints as 50 million numbers while holding
+# only 51,000 (one inner Array shared 50,000 times: printing takes seconds, the input no memory)
+# and prints the monotonic time at which the KeyboardInterrupt reached it. Without polls the
+# call ends first, and Python raises the KeyboardInterrupt only then.
+HUGE_PRINT_CHILD = r"""
+import time
+import tvm_ffi
+
+print_value = tvm_ffi.get_global_func("ffi.ReprPrint")
+inner = tvm_ffi.Array(range(1000))
+outer = tvm_ffi.Array([inner] * 50_000)
+open("ready", "w").close()
+try:
+    print_value(outer)
+    print("finished", flush=True)
+except KeyboardInterrupt:
+    print("interrupted", time.monotonic(), flush=True)
+"""
+
+
 def wait_for_file(path: Path, child: subprocess.Popen, timeout: float) -> bool:
     """Wait until ``path`` exists; False if the child exits or the timeout passes first."""
     deadline = time.monotonic() + timeout
@@ -108,3 +130,26 @@ def test_sigint_in_python_callback_raises_keyboard_interrupt(
     assert "finished without interruption" not in stdout
     assert "python_side_of_the_call" in stderr
     assert returncode != 0
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX signals")
+def test_sigint_stops_printing_a_huge_value_promptly(tmp_path: Path) -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", RESTORE_SIGINT + HUGE_PRINT_CHILD],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    with child:
+        assert wait_for_file(tmp_path / "ready", child, timeout=60.0), "the child never ran"
+        time.sleep(0.3)  # well inside the call, which takes seconds
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        stdout, stderr = child.communicate(timeout=120)
+    assert child.returncode == 0, stderr
+    outcome, *when = stdout.split()
+    assert outcome == "interrupted"
+    # CLOCK_MONOTONIC is one clock for every process: the time the signal took to stop the call.
+    # A poll comes every 64Ki values (milliseconds); the whole call takes seconds.
+    assert float(when[0]) - sent < 0.5
