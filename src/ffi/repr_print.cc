@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "big_int_decimal_internal.h"
 #include "signal_poll.h"
 #include "stack_guard.h"
 
@@ -164,7 +165,7 @@ class ReprPrinter {
     poll_.Step();
     const TVMFFIAny cell = value.CopyToTVMFFIAny();
     if (cell.type_index < kTVMFFIStaticObjectBegin) return PrintPOD(cell);
-    if (cell.type_index == kTVMFFIBigInt) return value.cast<BigInt>().ToString();
+    if (cell.type_index == kTVMFFIBigInt) return details::BigIntToDecimal(value.cast<BigInt>());
     CheckStackRoom("printing a value");
     const Object* obj = details::ObjectUnsafe::FromHandle(cell.v_obj);
     if (std::find(active_.begin(), active_.end(), obj) != active_.end()) {

@@ -118,3 +118,11 @@ def test_the_limit_is_restored_after_each_call(digit_limit: None) -> None:
     assert set_limit(0) == 0
     with pytest.raises(ValueError, match="0 \\(none\\) or positive"):
         set_limit(-1)
+
+
+def test_printing_a_large_value_is_exact(digit_limit: None) -> None:
+    if HAS_DIGIT_LIMIT:
+        sys.set_int_max_str_digits(0)
+    # Printing converts with the same subquadratic conversion as the graph.
+    value = -(7**118000) + 11
+    assert repr(tvm_ffi.Array([value, 1])) == f"({value}, 1)"
