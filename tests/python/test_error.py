@@ -139,7 +139,6 @@ def test_register_error_takes_any_class_as_apache_does(restore_error_registry: N
     assert "cannot be built from one message argument" in str(info.value.__cause__)
 
 
-
 def test_error_class_whose_new_returns_no_exception(restore_error_registry: None) -> None:
     class NotReallyAnError(Exception):
         def __new__(cls, *args: object) -> int:  # type: ignore[misc]
@@ -151,6 +150,7 @@ def test_error_class_whose_new_returns_no_exception(restore_error_registry: None
     cause = str(info.value.__cause__)
     assert "NotReallyAnError, the class of error kind 'NotReallyAnError'" in cause
     assert "gives an object of type 'int', not an exception" in cause
+
 
 def test_register_error_with_a_kind_that_is_no_str_uses_the_class_name(
     restore_error_registry: None,
