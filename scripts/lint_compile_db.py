@@ -23,6 +23,7 @@ _DEFINES = {
         "-DABI_PATCH=0",
         '-DLOADED_MARKER="lint"',
     ],
+    "tests/python/module_src/abi_symbol_kind_lib.c": ["-DSYMBOL_KIND=6", '-DLOADED_MARKER="lint"'],
 }
 
 

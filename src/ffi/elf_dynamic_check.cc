@@ -248,11 +248,11 @@ class DynamicChecker {
                        Hex(relocation.r_offset) + ", outside the library's image");
       }
       if constexpr (std::is_same_v<Relocation, ElfW(Rela)>) {
+        auto resolver = static_cast<uint64_t>(relocation.r_addend);
         if (kIndirectRelocation != 0 && RelocationType(relocation.r_info) == kIndirectRelocation &&
-            !InCode(relocation.r_addend)) {
+            !InCode(resolver)) {
           return Corrupt("relocation " + std::to_string(i) + " of " + name +
-                         " calls a resolver at " + Hex(relocation.r_addend) +
-                         ", outside the library's code");
+                         " calls a resolver at " + Hex(resolver) + ", outside the library's code");
         }
       }
       needed_symbols_ = std::max(needed_symbols_, RelocationSymbol(relocation.r_info) + 1);
