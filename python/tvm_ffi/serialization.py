@@ -12,8 +12,8 @@ fields hold their value). Equal POD values and strings, and shared objects, appe
 
 Integers beyond int64 are ``ffi.BigInt`` nodes holding decimal text. Like ``str(int)`` and
 ``int(str)``, writing and reading that text (pickling included) honour
-:func:`sys.get_int_max_str_digits` where Python has it (3.11+): past the limit they raise
-ValueError.
+:func:`sys.get_int_max_str_digits` where Python has it (3.11+, and the 2022 security releases
+of 3.7-3.10): past the limit they raise ValueError.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def from_json_graph_str(json_str: str) -> Any:
 
 
 def _int_max_str_digits() -> int:
-    """Python's limit on the digits of int/str conversions; 0 (none) before Python 3.11."""
+    """Python's limit on the digits of int/str conversions; 0 (none) where Python has none."""
     get_limit = getattr(sys, "get_int_max_str_digits", None)
     return 0 if get_limit is None else int(get_limit())
 

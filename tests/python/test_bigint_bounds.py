@@ -33,6 +33,13 @@ def digit_limit() -> Iterator[None]:
         sys.set_int_max_str_digits(saved)
 
 
+def assert_limit_message(message: str) -> None:
+    """Python's words for the limit of 640 digits (3.11+ adds "digits" after the number; the
+    security releases of 3.9 and 3.10 that brought the limit do not)."""
+    assert "Exceeds the limit (640 digits) for integer string conversion" in message
+    assert "use sys.set_int_max_str_digits() to increase the limit" in message
+
+
 def bigint_graph(digits: str) -> str:
     node = json.dumps({"type": "ffi.BigInt", "data": digits})
     return f'{{"root_index":0,"nodes":[{node}]}}'
@@ -67,11 +74,9 @@ def test_writing_honours_the_digit_limit(digit_limit: None) -> None:
     sys.set_int_max_str_digits(640)
     at_limit = 10**640 - 1
     assert from_json_graph_str(to_json_graph_str(at_limit)) == at_limit
-    with pytest.raises(ValueError) as python_error:
-        str(10**640)
     with pytest.raises(ValueError) as ours:
         to_json_graph_str(tvm_ffi.Array([10**640]))
-    assert str(ours.value) == str(python_error.value)
+    assert_limit_message(str(ours.value))
     sys.set_int_max_str_digits(0)
     assert from_json_graph_str(to_json_graph_str(10**5000)) == 10**5000
 
@@ -80,11 +85,9 @@ def test_writing_honours_the_digit_limit(digit_limit: None) -> None:
 def test_reading_honours_the_digit_limit(digit_limit: None) -> None:
     sys.set_int_max_str_digits(640)
     assert from_json_graph_str(bigint_graph("-" + "9" * 640)) == -(10**640 - 1)
-    with pytest.raises(ValueError) as python_error:
-        int("9" * 641)
     with pytest.raises(ValueError) as ours:
         from_json_graph_str(bigint_graph("-" + "9" * 641))
-    assert str(ours.value).endswith(str(python_error.value))
+    assert_limit_message(str(ours.value))
     sys.set_int_max_str_digits(0)
     assert from_json_graph_str(bigint_graph("9" * 641)) == 10**641 - 1
 
