@@ -457,11 +457,12 @@ def structural_mutate(root: Any, callbacks: _Callbacks = ()) -> Any:
     """Rewrite ``root`` with callbacks that own the rewrite of the values they match.
 
     The first matching callback gets ``(value, mutator)`` (or ``(value, mutator, mode)`` when it
-    takes a third argument, an :class:`InplaceMode`), rewrites what it wants through
-    ``mutator.mutate(child)`` or ``mutator.default_mutate(value)``, and returns the
-    replacement, which is not rewritten again. Values no callback matches get the default
-    rewrite (their type's hook, or their reflected fields). Nothing is modified in place unless
-    the root was handed over with ``root._move()``.
+    takes a third argument: the int value of an :class:`InplaceMode`, as Apache passes it),
+    rewrites what it wants through ``mutator.mutate(child)`` or
+    ``mutator.default_mutate(value)``, and returns the replacement, which is not rewritten
+    again. Values no callback matches get the default rewrite (their type's hook, or their
+    reflected fields). Nothing is modified in place unless the root was handed over with
+    ``root._move()``.
 
     Parameters
     ----------
