@@ -29,6 +29,7 @@ function(tvm_ffi_add_python_module)
   set_target_properties(tvm_ffi_cython PROPERTIES OUTPUT_NAME core
     INSTALL_RPATH "$ORIGIN/lib" BUILD_RPATH "$ORIGIN/lib")
   target_include_directories(tvm_ffi_cython PRIVATE "${_cython_dir}")
+  tvm_ffi_compile_quickly(tvm_ffi_cython)
   # A C API call missing from the targeted (limited) API must fail the build, not crash.
   target_compile_options(tvm_ffi_cython PRIVATE
     $<$<C_COMPILER_ID:GNU,Clang>:-Werror=implicit-function-declaration>)

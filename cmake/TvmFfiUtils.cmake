@@ -14,6 +14,20 @@ function(tvm_ffi_configure_library target)
     $<$<COMPILE_LANGUAGE:CXX>:-fvisibility-inlines-hidden>)
 endfunction()
 
+# tvm_ffi_compile_quickly(<target> [<batch_size>]): compile <target>'s sources in batches of
+# <batch_size> files (a CMake unity build, TVM_FFI_UNITY_BUILD; none without it) so that the templates of the shared
+# headers are compiled once per batch rather than once per file, and in RelWithDebInfo with line
+# tables only (-g1): backtraces need file:line, not variables, and full debug info costs a third
+# of the compile time.
+function(tvm_ffi_compile_quickly target)
+  if(TVM_FFI_UNITY_BUILD AND ARGC GREATER 1)
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${ARGV1})
+  endif()
+  if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+    target_compile_options(${target} PRIVATE $<$<CONFIG:RelWithDebInfo>:-g1>)
+  endif()
+endfunction()
+
 # tvm_ffi_add_sanitizer_flags(<flag>...): the flags on the compile and link line of every
 # target defined after this call in the current directory and below.
 function(tvm_ffi_add_sanitizer_flags)

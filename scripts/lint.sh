@@ -50,7 +50,8 @@ LINT_BUILD=build/lint
 # clang_tidy: configure CMake (no build) for its compilation database, add the files it does
 # not build, and run clang-tidy (.clang-tidy) on each translation unit, JOBS at a time.
 clang_tidy() {
-  cmake -B "${LINT_BUILD}/cmake" -DTVM_FFI_BUILD_TESTS=ON -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
+  cmake -B "${LINT_BUILD}/cmake" -DTVM_FFI_BUILD_TESTS=ON -DTVM_FFI_UNITY_BUILD=OFF \
+    -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
     >"${LINT_BUILD}/cmake.log"
   python3 scripts/lint_compile_db.py "${LINT_BUILD}/cmake/compile_commands.json" \
     "${LINT_BUILD}/tidy" "${tidy_checked[@]}"

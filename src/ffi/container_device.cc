@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "runtime_internal.h"
+
 namespace tvm {
 namespace ffi {
 namespace {
@@ -32,10 +34,6 @@ void AppendChildren(const Any& container, std::vector<Any>* out) {
   }
 }
 
-bool IsContainer(int32_t type_index) {
-  return details::IsSeqTypeIndex(type_index) || details::IsMapTypeIndex(type_index);
-}
-
 /// The device of the first tensor, in depth-first order, that is not on the CPU. A loop over
 /// an explicit stack, so deep nesting cannot overflow the native one; each container is
 /// visited once, so a List or Dict that holds itself ends the search instead of looping.
@@ -50,7 +48,7 @@ std::optional<DLDevice> FirstNonCPUDevice(const AnyView& root) {
     if (index == TypeIndex::kTVMFFITensor || index == TypeIndex::kTVMFFIDLTensorPtr) {
       DLDevice device = value.cast<TensorView>().device();
       if (device.device_type != kDLCPU) return device;
-    } else if (IsContainer(index) && visited.insert(value.as<Object>()).second) {
+    } else if (IsContainerTypeIndex(index) && visited.insert(value.as<Object>()).second) {
       children.clear();
       AppendChildren(value, &children);
       pending.insert(pending.end(), std::make_move_iterator(children.rbegin()),

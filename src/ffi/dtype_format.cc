@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "dtype_internal.h"
+#include "text_internal.h"
 
 namespace tvm {
 namespace ffi {
@@ -69,10 +70,6 @@ std::string Quoted(std::string_view text) { return "'" + std::string(text) + "'"
 /// The message for a string that names no data type (upstream's wording).
 std::string UnknownDtype(std::string_view text) {
   return "unknown dtype `" + std::string(text) + "`";
-}
-
-bool StartsWith(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
 }
 
 bool StartsWithDigit(std::string_view text) {

@@ -35,15 +35,11 @@ ErrorSlot& ThreadErrorSlot() {
   return slot;
 }
 
-std::string_view ToView(const TVMFFIByteArray* arr) {
-  return std::string_view(arr->data, arr->size);
-}
-
 /// Stores a runtime-made error of the given kind and message with the current backtrace.
 void RaiseWithBacktrace(const char* kind, std::string_view message) {
   const TVMFFIByteArray* backtrace = TVMFFIBacktrace(nullptr, 0, nullptr, 0);
   Error error = MakeRuntimeError(kind == nullptr ? "RuntimeError" : kind, message,
-                                 ToView(backtrace), nullptr, nullptr);
+                                 ToStringView(*backtrace), nullptr, nullptr);
   details::SetSafeCallRaised(error);
 }
 
@@ -91,8 +87,8 @@ int TVMFFIErrorCreateWithCauseAndExtraContext(
     const TVMFFIByteArray* kind, const TVMFFIByteArray* message, const TVMFFIByteArray* backtrace,
     TVMFFIObjectHandle cause_chain, TVMFFIObjectHandle extra_context, TVMFFIObjectHandle* out) {
   try {
-    Error error = MakeRuntimeError(ToView(kind), ToView(message), ToView(backtrace), cause_chain,
-                                   extra_context);
+    Error error = MakeRuntimeError(ToStringView(*kind), ToStringView(*message),
+                                   ToStringView(*backtrace), cause_chain, extra_context);
     *out = details::ObjectUnsafe::MoveObjectRefToHandle(std::move(error));
     return 0;
   } catch (const std::bad_alloc&) {

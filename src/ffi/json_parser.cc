@@ -40,7 +40,7 @@ struct ParseError {
 };
 
 /// A container whose elements are still being read.
-struct OpenContainer {
+struct OpenParsedContainer {
   bool is_object;
   std::vector<Any> items;  // array elements, or object keys and values alternating
 };
@@ -151,7 +151,7 @@ class JSONParser {
   /// Parses one value with any nesting. Each open container waits on `stack`; a finished value
   /// is handed to the innermost one, which then reads a separator or its closing bracket.
   bool ParseNested(Any* out) {
-    std::vector<OpenContainer> stack;
+    std::vector<OpenParsedContainer> stack;
     Any value;
     while (true) {
       PollSignals();
@@ -173,14 +173,14 @@ class JSONParser {
 
   /// Reads a scalar into *value, or opens containers until one is empty (then *value is it) or
   /// a scalar is read. Leaves the text positioned after the value.
-  bool ParseValueOrOpen(std::vector<OpenContainer>* stack, Any* value) {
+  bool ParseValueOrOpen(std::vector<OpenParsedContainer>* stack, Any* value) {
     while (true) {
       SkipSpace();
       if (AtEnd()) return Fail("Expecting value", pos_);
       char ch = text_[pos_];
       if (ch == '[') {
         ++pos_;
-        stack->push_back(OpenContainer{false, {}});
+        stack->push_back(OpenParsedContainer{false, {}});
         SkipSpace();
         if (!AtEnd() && text_[pos_] == ']') {
           ++pos_;
@@ -190,7 +190,7 @@ class JSONParser {
         }
       } else if (ch == '{') {
         ++pos_;
-        stack->push_back(OpenContainer{true, {}});
+        stack->push_back(OpenParsedContainer{true, {}});
         SkipSpace();
         if (!AtEnd() && text_[pos_] == '}') {
           ++pos_;
@@ -206,7 +206,7 @@ class JSONParser {
   }
 
   /// Reads `"key" :` of an object member.
-  bool ParseKey(OpenContainer* object) {
+  bool ParseKey(OpenParsedContainer* object) {
     SkipSpace();
     if (AtEnd() || text_[pos_] != '"') {
       return Fail("Expecting property name enclosed in double quotes", pos_);
@@ -222,7 +222,7 @@ class JSONParser {
 
   /// Stores a finished element, then reads ',' (*wants_more, after the next key for objects)
   /// or the closing bracket.
-  bool AddToContainer(OpenContainer* container, Any value, bool* wants_more) {
+  bool AddToContainer(OpenParsedContainer* container, Any value, bool* wants_more) {
     container->items.push_back(std::move(value));
     SkipSpace();
     char close = container->is_object ? '}' : ']';
@@ -239,7 +239,7 @@ class JSONParser {
     return container->is_object ? ParseKey(container) : true;
   }
 
-  static Any CloseContainer(OpenContainer* container) {
+  static Any CloseContainer(OpenParsedContainer* container) {
     const std::vector<Any>& items = container->items;
     if (!container->is_object) return json::Array(items.begin(), items.end());
     json::Object object;

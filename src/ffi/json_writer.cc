@@ -155,7 +155,7 @@ std::optional<std::string_view> StringViewOf(const Any& value) {
 
 /// A container whose elements are being written: `next` is the next element's index (arrays)
 /// or map iterator position (objects).
-struct OpenContainer {
+struct OpenWrittenContainer {
   const ffi::Object* obj;
   bool is_object;
   uint64_t next;
@@ -230,14 +230,14 @@ class JSONWriter {
                                 << "` contains itself";
     }
     uint64_t begin = is_object ? static_cast<const MapBaseObj*>(obj)->IterBegin() : 0;
-    stack_.push_back(OpenContainer{obj, is_object, begin});
+    stack_.push_back(OpenWrittenContainer{obj, is_object, begin});
     Put(bracket);
   }
 
   /// Writes the innermost open container's next element, or closes it.
   void WriteNextOrClose() {
     PollSignals();
-    OpenContainer& top = stack_.back();
+    OpenWrittenContainer& top = stack_.back();
     const Any* next = top.is_object ? NextMember(&top) : NextElement(&top);
     if (next == nullptr) {
       NewLine(stack_.size() - 1);
@@ -250,7 +250,7 @@ class JSONWriter {
   }
 
   /// Writes the separator for the next array element and returns it, or nullptr at the end.
-  const Any* NextElement(OpenContainer* top) {
+  const Any* NextElement(OpenWrittenContainer* top) {
     const SeqBaseObj* seq = static_cast<const SeqBaseObj*>(top->obj);
     if (top->next >= seq->size()) return nullptr;
     StartItem(top);
@@ -258,7 +258,7 @@ class JSONWriter {
   }
 
   /// Writes the separator and `"key":` of the next member and returns its value, or nullptr.
-  const Any* NextMember(OpenContainer* top) {
+  const Any* NextMember(OpenWrittenContainer* top) {
     const MapBaseObj* map = static_cast<const MapBaseObj*>(top->obj);
     if (top->next == map->IterEnd()) return nullptr;
     uint64_t at = top->next;
@@ -276,7 +276,7 @@ class JSONWriter {
     return &map->ValueAt(at);
   }
 
-  void StartItem(OpenContainer* top) {
+  void StartItem(OpenWrittenContainer* top) {
     if (!top->first) Put(',');
     top->first = false;
     NewLine(stack_.size());
@@ -315,7 +315,7 @@ class JSONWriter {
   uint64_t layout_bytes_ = 0;
   uint64_t steps_ = 0;
   std::string out_;
-  std::vector<OpenContainer> stack_;
+  std::vector<OpenWrittenContainer> stack_;
   std::unordered_set<const ffi::Object*> active_;
 };
 

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "big_int_decimal_internal.h"
+#include "runtime_internal.h"
 #include "signal_poll.h"
 #include "stack_guard.h"
 
@@ -133,11 +134,6 @@ bool ReprWithAddress() {
   return flag != nullptr && std::strcmp(flag, "1") == 0;
 }
 
-bool IsContainer(int32_t type_index) {
-  return type_index == kTVMFFIArray || type_index == kTVMFFIList || type_index == kTVMFFIMap ||
-         type_index == kTVMFFIDict;
-}
-
 /// The __ffi_repr__ hook of a type or its nearest ancestor, if any.
 std::optional<Function> FindReprHook(int32_t type_index) {
   TVMFFIByteArray name{reflection::type_attr::kRepr,
@@ -230,7 +226,7 @@ class ReprPrinter {
     if (std::optional<Function> hook = FindReprHook(index)) {
       std::string out((*hook)(obj, MakeRecursivePrinter()).cast<String>());
       // A hook's text is taken as is, except that containers keep their address.
-      return IsContainer(index) ? out + Address(obj) : out;
+      return IsContainerTypeIndex(index) ? out + Address(obj) : out;
     }
     switch (index) {
       case kTVMFFIStr:

@@ -32,6 +32,12 @@ inline AnyView TypeAttrValue(const char* name, int32_t type_index) {
   return TypeAttrColumnRow(FindTypeAttrColumn(name), type_index);
 }
 
+/// Whether type_index is one of the four built-in containers (Array, List, Map, Dict).
+inline bool IsContainerTypeIndex(int32_t type_index) {
+  return type_index == TypeIndex::kTVMFFIArray || type_index == TypeIndex::kTVMFFIList ||
+         type_index == TypeIndex::kTVMFFIMap || type_index == TypeIndex::kTVMFFIDict;
+}
+
 /// Type keys of every registered type.
 std::vector<std::string> RegisteredTypeKeys();
 

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "address_table.h"
+#include "runtime_internal.h"
 #include "stack_guard.h"
 #include "structural_internal.h"
 
@@ -42,12 +43,7 @@ using reflection::AccessStep;
 using structural::ChildRegion;
 using structural::RegionScope;
 
-constexpr const char* kOp = "structural equality";
-
-bool IsContainer(int32_t type_index) {
-  return type_index == TypeIndex::kTVMFFIArray || type_index == TypeIndex::kTVMFFIList ||
-         type_index == TypeIndex::kTVMFFIMap || type_index == TypeIndex::kTVMFFIDict;
-}
+constexpr const char* kEqualOp = "structural equality";
 
 /// Cells of different type indices are equal only as a string (or bytes) stored small on one
 /// side and on the heap on the other; cells of one string type index compare by content too.
@@ -187,8 +183,9 @@ class StructuralEqualer {
   bool CompareNode(const ObjectRef& lhs, const ObjectRef& rhs) {
     int32_t type_index = lhs->type_index();
     const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
-    TVMFFISEqHashKind kind = IsContainer(type_index) ? kTVMFFISEqHashKindTreeNode
-                                                     : structural::StructuralKindOf(info, kOp);
+    TVMFFISEqHashKind kind = IsContainerTypeIndex(type_index)
+                                 ? kTVMFFISEqHashKindTreeNode
+                                 : structural::StructuralKindOf(info, kEqualOp);
     if (kind == kTVMFFISEqHashKindUniqueInstance) return lhs.same_as(rhs);
     if (kind == kTVMFFISEqHashKindConstTreeNode && lhs.same_as(rhs)) return true;
     // Only DAG nodes and free variables are ever bound, only ancestors active.
@@ -361,8 +358,8 @@ class StructuralEqualer {
     }
     if (lhs.dtype() != rhs.dtype()) return false;
     if (skip_tensor_content_) return true;
-    TVMFFIByteArray a = structural::TensorContent(lhs, kOp);
-    TVMFFIByteArray b = structural::TensorContent(rhs, kOp);
+    TVMFFIByteArray a = structural::TensorContent(lhs, kEqualOp);
+    TVMFFIByteArray b = structural::TensorContent(rhs, kEqualOp);
     return a.size == b.size && (a.size == 0 || std::memcmp(a.data, b.data, a.size) == 0);
   }
 

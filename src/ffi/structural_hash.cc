@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "address_table.h"
+#include "runtime_internal.h"
 #include "stack_guard.h"
 #include "structural_internal.h"
 
@@ -40,14 +41,9 @@ using details::StableHashCombine;
 using structural::ChildRegion;
 using structural::RegionScope;
 
-constexpr const char* kOp = "structural hashing";
+constexpr const char* kHashOp = "structural hashing";
 /// Seed of the hash of a back edge (combined with its distance to the target).
 constexpr uint64_t kBackEdgeSeed = 0x6c62272e07bb0142ULL;
-
-bool IsContainer(int32_t type_index) {
-  return type_index == TypeIndex::kTVMFFIArray || type_index == TypeIndex::kTVMFFIList ||
-         type_index == TypeIndex::kTVMFFIMap || type_index == TypeIndex::kTVMFFIDict;
-}
 
 /// Strings and bytes hash their content under the heap type index, however they are stored.
 uint64_t StringLikeHash(const TVMFFIAny& cell) {
@@ -130,8 +126,9 @@ class StructuralHasher {
   uint64_t NodeHash(const ObjectRef& obj) {
     int32_t type_index = obj->type_index();
     const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
-    TVMFFISEqHashKind kind = IsContainer(type_index) ? kTVMFFISEqHashKindTreeNode
-                                                     : structural::StructuralKindOf(info, kOp);
+    TVMFFISEqHashKind kind = IsContainerTypeIndex(type_index)
+                                 ? kTVMFFISEqHashKindTreeNode
+                                 : structural::StructuralKindOf(info, kHashOp);
     NodeState& state = states_[obj.get()];
     if (state.status == Status::kHashed) return state.hash;
     if (state.status == Status::kActive) return BackEdgeHash(state.depth);
@@ -236,7 +233,7 @@ class StructuralHasher {
     }
     if (details::StringFamily(cell.type_index) != 0) return StringLikeHash(cell);
     if (cell.type_index == TypeIndex::kTVMFFIBigInt) return BigIntHash(key);
-    if (IsContainer(cell.type_index)) return std::nullopt;
+    if (IsContainerTypeIndex(cell.type_index)) return std::nullopt;
     const TVMFFITypeMetadata* metadata = TVMFFIGetTypeInfo(cell.type_index)->metadata;
     if (metadata == nullptr || (metadata->structural_eq_hash_kind != kTVMFFISEqHashKindDAGNode &&
                                 metadata->structural_eq_hash_kind != kTVMFFISEqHashKindFreeVar)) {
@@ -287,7 +284,7 @@ class StructuralHasher {
     dtype_cell.v_dtype = tensor.dtype();
     hash = StableHashCombine(hash, dtype_cell.v_uint64);
     if (skip_tensor_content_) return hash;
-    TVMFFIByteArray content = structural::TensorContent(tensor, kOp);
+    TVMFFIByteArray content = structural::TensorContent(tensor, kHashOp);
     return StableHashCombine(hash, StableHashBytes(content.data, content.size));
   }
 

@@ -28,6 +28,17 @@ constexpr int64_t kFieldDefSimple = kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursiv
 
 /// The structural kind of a reflected object type; TypeError naming the type when the type has
 /// no metadata or declares itself unsupported. `op` names the caller ("structural equality").
+/// The value as a T object; TypeError naming `hook` when a hook receives something else.
+template <typename T>
+const T* HookReceiver(AnyView value, const char* hook) {
+  const T* self = value.as<T>();
+  if (self == nullptr) {
+    TVM_FFI_THROW(TypeError) << hook << " of " << T::_type_key << " got a `" << value.GetTypeKey()
+                             << "`";
+  }
+  return self;
+}
+
 inline TVMFFISEqHashKind StructuralKindOf(const TVMFFITypeInfo* info, const char* op) {
   const TVMFFITypeMetadata* metadata = info->metadata;
   if (metadata == nullptr || metadata->structural_eq_hash_kind == kTVMFFISEqHashKindUnsupported) {

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "stack_guard.h"
+#include "structural_internal.h"
 #include "structural_traversal.h"
 
 namespace tvm {
@@ -99,15 +100,10 @@ using MutateResult = Expected<UnchangedOr<Any>>;
 using MapCallbacks = Array<Tuple<int32_t, Function>>;
 using MutateCallbacks = Array<Tuple<int32_t, Function, bool>>;
 
-/// The value as a T object; TypeError when a hook receives something else.
+/// The value as a T object a mutate hook may change; TypeError when it is something else.
 template <typename T>
 T* HookSelf(AnyView value) {
-  const T* self = value.as<T>();
-  if (self == nullptr) {
-    TVM_FFI_THROW(TypeError) << "__s_mutate__ of " << T::_type_key << " got a `"
-                             << value.GetTypeKey() << "`";
-  }
-  return const_cast<T*>(self);
+  return const_cast<T*>(structural::HookReceiver<T>(value, "__s_mutate__"));
 }
 
 /// The rewrite of item (throwing its error): the new value, or nullopt when it is unchanged.
@@ -156,7 +152,7 @@ std::optional<std::vector<RewrittenCell>> MutateSharedCells(StructuralMutatorObj
 
 /// The items of a sequence by index (a callback may resize a List meanwhile).
 template <typename SeqObj>
-struct SeqItems {
+struct SeqItemsByIndex {
   const SeqObj* seq;
   size_t count;
   const Any* at(size_t i) const { return i < seq->size() ? seq->begin() + i : nullptr; }
@@ -235,7 +231,7 @@ template <typename SeqRef, typename SeqObj>
 MutateResult SeqMutate(StructuralMutatorObj* mutator, AnyView value) {
   const SeqObj* seq = HookSelf<SeqObj>(value);
   std::optional<std::vector<RewrittenCell>> rewritten =
-      MutateSharedCells(mutator, SeqItems<SeqObj>{seq, seq->size()});
+      MutateSharedCells(mutator, SeqItemsByIndex<SeqObj>{seq, seq->size()});
   if (!rewritten.has_value()) return UnchangedOr<Any>(Unchanged());
   std::vector<Any> items;
   items.reserve(rewritten->size());

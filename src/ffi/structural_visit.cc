@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "stack_guard.h"
+#include "structural_internal.h"
 #include "structural_traversal.h"
 
 namespace tvm {
@@ -47,17 +48,6 @@ VisitResult VisitEach(StructuralVisitorObj* visitor, const std::vector<Any>& val
   CheckStackRoom("visiting a value structurally");
   for (const Any& value : values) TVM_FFI_S_VISIT_MAYBE_EARLY_RETURN(visitor->VisitExpected(value));
   return Continue();
-}
-
-/// The value as a T object; TypeError when a hook receives something else.
-template <typename T>
-const T* HookSelf(AnyView value) {
-  const T* self = value.as<T>();
-  if (self == nullptr) {
-    TVM_FFI_THROW(TypeError) << "__s_visit__ of " << T::_type_key << " got a `"
-                             << value.GetTypeKey() << "`";
-  }
-  return self;
 }
 
 /// The items of a sequence (copied, so a callback may change a mutable one meanwhile).
@@ -77,16 +67,16 @@ std::vector<Any> MapValuesOf(const MapBaseObj* map) {
 }
 
 VisitResult ArrayVisit(StructuralVisitorObj* visitor, AnyView value) {
-  return VisitEach(visitor, ItemsOf(HookSelf<ArrayObj>(value)));
+  return VisitEach(visitor, ItemsOf(structural::HookReceiver<ArrayObj>(value, "__s_visit__")));
 }
 VisitResult ListVisit(StructuralVisitorObj* visitor, AnyView value) {
-  return VisitEach(visitor, ItemsOf(HookSelf<ListObj>(value)));
+  return VisitEach(visitor, ItemsOf(structural::HookReceiver<ListObj>(value, "__s_visit__")));
 }
 VisitResult MapVisit(StructuralVisitorObj* visitor, AnyView value) {
-  return VisitEach(visitor, MapValuesOf(HookSelf<MapObj>(value)));
+  return VisitEach(visitor, MapValuesOf(structural::HookReceiver<MapObj>(value, "__s_visit__")));
 }
 VisitResult DictVisit(StructuralVisitorObj* visitor, AnyView value) {
-  return VisitEach(visitor, MapValuesOf(HookSelf<DictObj>(value)));
+  return VisitEach(visitor, MapValuesOf(structural::HookReceiver<DictObj>(value, "__s_visit__")));
 }
 
 /// The Function of the first pair selecting value, or nullopt.

@@ -355,10 +355,6 @@ class TypeTable {
   int32_t next_dynamic_index_ = kTVMFFIDynObjectBegin;
 };
 
-std::string_view ToView(const TVMFFIByteArray* arr) {
-  return std::string_view(arr->data, arr->size);
-}
-
 }  // namespace
 
 /// Type keys of every registered type (used by ffi.GetRegisteredTypeKeys).
@@ -371,7 +367,7 @@ const TVMFFITypeInfo* FindTypeInfo(int32_t type_index) {
 }  // namespace ffi
 }  // namespace tvm
 
-using tvm::ffi::ToView;
+using tvm::ffi::ToStringView;
 using tvm::ffi::TypeTable;
 
 extern "C" {
@@ -379,9 +375,9 @@ extern "C" {
 int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key, int32_t static_type_index,
                                   int32_t type_depth, int32_t num_child_slots,
                                   int32_t child_slots_can_overflow, int32_t parent_type_index) {
-  return TypeTable::Global()->GetOrAllocIndex(ToView(type_key), static_type_index, type_depth,
-                                              num_child_slots, child_slots_can_overflow != 0,
-                                              parent_type_index);
+  return TypeTable::Global()->GetOrAllocIndex(ToStringView(*type_key), static_type_index,
+                                              type_depth, num_child_slots,
+                                              child_slots_can_overflow != 0, parent_type_index);
 }
 
 const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index) {
@@ -390,10 +386,10 @@ const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index) {
 
 int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex) {
   TVM_FFI_SAFE_CALL_BEGIN();
-  std::optional<int32_t> index = TypeTable::Global()->KeyToIndex(ToView(type_key));
+  std::optional<int32_t> index = TypeTable::Global()->KeyToIndex(ToStringView(*type_key));
   if (!index.has_value()) {
-    TVM_FFI_THROW(ValueError) << "TVMFFITypeKeyToIndex(): unknown type key '" << ToView(type_key)
-                              << "'";
+    TVM_FFI_THROW(ValueError) << "TVMFFITypeKeyToIndex(): unknown type key '"
+                              << ToStringView(*type_key) << "'";
   }
   *out_tindex = *index;
   TVM_FFI_SAFE_CALL_END();
@@ -420,12 +416,12 @@ int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* met
 int TVMFFITypeRegisterAttr(int32_t type_index, const TVMFFIByteArray* attr_name,
                            const TVMFFIAny* attr_value) {
   TVM_FFI_SAFE_CALL_BEGIN();
-  TypeTable::Global()->RegisterAttr(type_index, ToView(attr_name), *attr_value);
+  TypeTable::Global()->RegisterAttr(type_index, ToStringView(*attr_name), *attr_value);
   TVM_FFI_SAFE_CALL_END();
 }
 
 const TVMFFITypeAttrColumn* TVMFFIGetTypeAttrColumn(const TVMFFIByteArray* attr_name) {
-  return TypeTable::Global()->GetColumn(ToView(attr_name));
+  return TypeTable::Global()->GetColumn(ToStringView(*attr_name));
 }
 
 }  // extern "C"

@@ -293,7 +293,7 @@ class String {
   String(const char* data, size_t size) : cell_(data, size) {}
   String(const std::string& other) : cell_(other.data(), other.size()) {}  // NOLINT(*)
   String(std::string&& other) : cell_(std::move(other)) {}                 // NOLINT(*)
-  String(std::string_view other) : cell_(other.data(), other.size()) {}    // NOLINT(*)
+  explicit String(std::string_view other) : cell_(other.data(), other.size()) {}
   explicit String(TVMFFIByteArray arr) : cell_(arr.data, arr.size) {}
   String(const String&) = default;
   String(String&&) = default;

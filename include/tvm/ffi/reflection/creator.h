@@ -132,7 +132,8 @@ class ObjectCreator {
       const String& name = item.first;
       bool known = false;
       ForEachFieldInfo(info_, [&](const TVMFFIFieldInfo* field) {
-        known = known || std::string_view(field->name.data, field->name.size) == name;
+        known = known || std::string_view(field->name.data, field->name.size) ==
+                             std::string_view(name.data(), name.size());
       });
       if (!known) {
         TVM_FFI_THROW(TypeError) << "Type `" << ffi::details::TypeKeyOf(info_)
