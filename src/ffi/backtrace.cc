@@ -17,11 +17,13 @@
 #include "demangle_internal.h"
 #include "elf_symbols_internal.h"
 
-#if defined(TVM_FFI_USE_LIBDW) && TVM_FFI_USE_LIBDW
-#include <elfutils/libdwfl.h>
+// TVM_FFI_USE_LIBDW=0 builds without libdw support; it needs no headers to be on.
+#if !defined(TVM_FFI_USE_LIBDW) || TVM_FFI_USE_LIBDW
 #include <unistd.h>
 
 #include <mutex>
+
+#include "libdwfl_api_internal.h"
 #define TVM_FFI_BACKTRACE_HAS_LIBDW 1
 #else
 #define TVM_FFI_BACKTRACE_HAS_LIBDW 0
@@ -103,18 +105,18 @@ void ResolveWithSymtab(uintptr_t pc, FrameInfo* info) {
 /// not installed (backtraces then show no file:line) and libdw's own dependencies stay out of
 /// the global symbol namespace that libtvm_ffi is loaded into.
 struct LibdwApi {
-  decltype(&dwfl_begin) begin;
-  decltype(&dwfl_end) end;
-  decltype(&dwfl_report_begin) report_begin;
-  decltype(&dwfl_report_end) report_end;
-  decltype(&dwfl_linux_proc_report) linux_proc_report;
-  decltype(&dwfl_linux_proc_find_elf) linux_proc_find_elf;
-  decltype(&dwfl_standard_find_debuginfo) standard_find_debuginfo;
-  decltype(&dwfl_addrmodule) addrmodule;
-  decltype(&dwfl_module_info) module_info;
-  decltype(&dwfl_module_addrname) module_addrname;
-  decltype(&dwfl_module_getsrc) module_getsrc;
-  decltype(&dwfl_lineinfo) lineinfo;
+  libdwfl::BeginFn begin;
+  libdwfl::EndFn end;
+  libdwfl::ReportBeginFn report_begin;
+  libdwfl::ReportEndFn report_end;
+  libdwfl::LinuxProcReportFn linux_proc_report;
+  libdwfl::FindElfFn linux_proc_find_elf;
+  libdwfl::FindDebuginfoFn standard_find_debuginfo;
+  libdwfl::AddrModuleFn addrmodule;
+  libdwfl::ModuleInfoFn module_info;
+  libdwfl::ModuleAddrNameFn module_addrname;
+  libdwfl::ModuleGetSrcFn module_getsrc;
+  libdwfl::LineInfoFn lineinfo;
 
   /// The functions, or nullptr when libdw.so.1 or one of them is missing.
   static const LibdwApi* Get() {
@@ -123,12 +125,20 @@ struct LibdwApi {
   }
 
   /// TVM_FFI_BACKTRACE_LIBDW=0 turns libdw off (names then come from the symbol tables).
-  static bool Disabled() {
-    const char* setting = std::getenv("TVM_FFI_BACKTRACE_LIBDW");
-    return setting != nullptr && std::string(setting) == "0";
+  static bool Disabled() { return std::string(Setting()) == "0"; }
+
+  /// The library opened: TVM_FFI_BACKTRACE_LIBDW when it names a file, else libdw.so.1.
+  static const char* LibraryName() {
+    const char* setting = Setting();
+    return setting[0] != '\0' && std::string(setting) != "1" ? setting : "libdw.so.1";
   }
 
  private:
+  static const char* Setting() {
+    const char* setting = std::getenv("TVM_FFI_BACKTRACE_LIBDW");
+    return setting != nullptr ? setting : "";
+  }
+
   template <typename Fn>
   static bool Lookup(void* library, const char* name, Fn* out) {
     *out = reinterpret_cast<Fn>(dlsym(library, name));
@@ -136,7 +146,7 @@ struct LibdwApi {
   }
 
   static const LibdwApi* Load() {
-    void* library = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+    void* library = dlopen(LibraryName(), RTLD_NOW | RTLD_LOCAL);
     if (library == nullptr) return nullptr;
     auto* api = new LibdwApi();
     bool complete =
@@ -181,7 +191,7 @@ class DwflSession {
   /// Overrides `info` with what the debug info knows; `*rebuilt` limits rebuilds per trace.
   void Resolve(uintptr_t pc, bool* rebuilt, FrameInfo* info) {
     std::lock_guard<std::mutex> lock(mutex_);
-    Dwfl_Module* module = FindModule(pc, rebuilt);
+    libdwfl::DwflModule* module = FindModule(pc, rebuilt);
     if (module == nullptr) return;
     ReadSymbol(module, pc, info);
     ReadSourceLine(module, pc, info);
@@ -195,8 +205,8 @@ class DwflSession {
     callbacks_.debuginfo_path = &debuginfo_path_;
   }
 
-  Dwfl_Module* FindModule(uintptr_t pc, bool* rebuilt) {
-    Dwfl_Module* module = dwfl_ ? dw_.addrmodule(dwfl_, pc) : nullptr;
+  libdwfl::DwflModule* FindModule(uintptr_t pc, bool* rebuilt) {
+    libdwfl::DwflModule* module = dwfl_ ? dw_.addrmodule(dwfl_, pc) : nullptr;
     if (module != nullptr || *rebuilt) return module;
     *rebuilt = true;
     Rebuild();
@@ -215,7 +225,7 @@ class DwflSession {
     }
   }
 
-  void ReadSymbol(Dwfl_Module* module, uintptr_t pc, FrameInfo* info) const {
+  void ReadSymbol(libdwfl::DwflModule* module, uintptr_t pc, FrameInfo* info) const {
     const char* path =
         dw_.module_info(module, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr);
     if (path != nullptr && path[0] == '/') info->file = path;
@@ -223,8 +233,8 @@ class DwflSession {
     if (name != nullptr) info->func = Demangle(name);
   }
 
-  void ReadSourceLine(Dwfl_Module* module, uintptr_t pc, FrameInfo* info) const {
-    Dwfl_Line* line = dw_.module_getsrc(module, pc);
+  void ReadSourceLine(libdwfl::DwflModule* module, uintptr_t pc, FrameInfo* info) const {
+    libdwfl::DwflLine* line = dw_.module_getsrc(module, pc);
     if (line == nullptr) return;
     int lineno = 0;
     const char* file = dw_.lineinfo(line, nullptr, &lineno, nullptr, nullptr, nullptr);
@@ -236,9 +246,9 @@ class DwflSession {
   const LibdwApi& dw_;
   std::string search_path_;
   char* debuginfo_path_ = nullptr;  // points into search_path_
-  Dwfl_Callbacks callbacks_{};
+  libdwfl::Callbacks callbacks_{};
   std::mutex mutex_;
-  Dwfl* dwfl_ = nullptr;
+  libdwfl::Dwfl* dwfl_ = nullptr;
 };
 #endif  // TVM_FFI_BACKTRACE_HAS_LIBDW
 
@@ -289,7 +299,8 @@ void AppendFrames(const std::vector<uintptr_t>& pcs, size_t start, bool cross_ff
 void BuildBacktrace(uintptr_t return_address, const char* filename, int lineno, const char* func,
                     bool cross_ffi_boundary, std::string* out) {
   bool has_location = filename != nullptr && func != nullptr;
-  if (has_location) AppendFrameLine(filename, lineno, func, out);
+  // A throw inside the FFI's own helpers (a failed conversion) is named by its message.
+  if (has_location && !IsFfiInternalFrame(func)) AppendFrameLine(filename, lineno, func, out);
   int limit = TracebackLimit();
   if (limit <= 0) return;
   std::vector<uintptr_t> pcs = CaptureStack(static_cast<size_t>(limit) * 2 + 64);
@@ -303,13 +314,15 @@ const char* BacktraceSymbolizer() {
 #if TVM_FFI_BACKTRACE_HAS_LIBDW
   if (LibdwApi::Disabled()) return "symbols-only (TVM_FFI_BACKTRACE_LIBDW=0 is set)";
   if (LibdwApi::Get() == nullptr) {
-    return "symbols-only (libdw.so.1 cannot be loaded: install elfutils' libdw, e.g. the "
-           "libdw1 or elfutils-libs package, for file:line)";
+    static const std::string reason =
+        std::string("symbols-only (") + LibdwApi::LibraryName() +
+        " cannot be loaded: install elfutils' libdw for file:line, e.g. apt install libdw1, "
+        "dnf install elfutils-libs or conda install -c conda-forge elfutils)";
+    return reason.c_str();
   }
   return "libdw";
 #else
-  return "symbols-only (built without the libdw headers: install libdw-dev or elfutils-devel, "
-         "then reinstall tvm_ffi, for file:line)";
+  return "symbols-only (built with TVM_FFI_USE_LIBDW=0)";
 #endif
 }
 

@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "text_internal.h"
+
 namespace tvm {
 namespace ffi {
 namespace details {
@@ -24,10 +26,6 @@ enum class FrameAction {
 inline constexpr int kDefaultTracebackLimit = 512;
 /// Upper bound on any requested limit, so the capture buffer stays bounded.
 inline constexpr int kMaxTracebackLimit = 1 << 16;
-
-inline bool StartsWith(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
-}
 
 /// Drops a demangled leading return type: "void std::f<int>(int)" -> "std::f<int>(int)".
 inline std::string_view StripReturnType(std::string_view name) {
@@ -58,10 +56,19 @@ inline bool IsErrorPlumbingFrame(std::string_view name) {
   return StartsWith(StripReturnType(name), "tvm::ffi::details::ThrowSafeCallError");
 }
 
-/// True for frames of the Python interpreter or of the C runtime's process start.
+/// True for frames of the Python interpreter, of a Cython binding (`__pyx_` functions: the
+/// Python side of a call) or of the C runtime's process start.
 inline bool IsInterpreterOrStartFrame(std::string_view name) {
-  return StartsWith(name, "_Py") || StartsWith(name, "Py") || StartsWith(name, "__libc_start") ||
-         name == "main" || name == "_start";
+  return StartsWith(name, "_Py") || StartsWith(name, "Py") || StartsWith(name, "__pyx_") ||
+         StartsWith(name, "__libc_start") || name == "main" || name == "_start";
+}
+
+/// True for the FFI's internal helpers (argument conversion, unpacking, field setters), which
+/// are never where a user's error comes from.
+inline bool IsFfiInternalFrame(std::string_view name) {
+  std::string_view qualified = StripReturnType(name);
+  return StartsWith(qualified, "tvm::ffi::details::") ||
+         StartsWith(qualified, "tvm::ffi::reflection::details::");
 }
 
 /// True for frames where a call entered this library through the FFI.
@@ -74,7 +81,10 @@ inline bool IsFfiBoundaryFrame(std::string_view name) {
 inline FrameAction ClassifyFrame(std::string_view name, bool cross_ffi_boundary) {
   if (IsInterpreterOrStartFrame(name)) return FrameAction::kStop;
   if (IsStdLibraryFrame(name) || IsErrorPlumbingFrame(name)) return FrameAction::kSkip;
-  if (!cross_ffi_boundary && IsFfiBoundaryFrame(name)) return FrameAction::kPrintAndStop;
+  if (IsFfiBoundaryFrame(name)) {
+    return cross_ffi_boundary ? FrameAction::kPrint : FrameAction::kPrintAndStop;
+  }
+  if (IsFfiInternalFrame(name)) return FrameAction::kSkip;
   return FrameAction::kPrint;
 }
 

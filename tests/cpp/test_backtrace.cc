@@ -199,6 +199,18 @@ TEST(Backtrace, ClassifyInterpreterAndStartFrames) {
   EXPECT_EQ(ClassifyFrame("my_start", false), FrameAction::kPrint);
 }
 
+TEST(Backtrace, ClassifyBindingAndInternalFrames) {
+  using tvm::ffi::details::ClassifyFrame;
+  using tvm::ffi::details::FrameAction;
+  EXPECT_EQ(ClassifyFrame("__pyx_f_7tvm_ffi_4core_write_by_setter", false), FrameAction::kStop);
+  for (const char* name : {"int tvm::ffi::reflection::details::FieldSetterOf<long>(void*)",
+                           "void tvm::ffi::details::ThrowCannotConvert(const TVMFFIAny*)"}) {
+    EXPECT_EQ(ClassifyFrame(name, false), FrameAction::kSkip) << name;
+  }
+  EXPECT_EQ(ClassifyFrame("tvm::ffi::detailsX::F()", false), FrameAction::kPrint);
+  EXPECT_EQ(ClassifyFrame("pyx_user_function()", false), FrameAction::kPrint);
+}
+
 TEST(Backtrace, ClassifyStandardLibraryFrames) {
   using tvm::ffi::details::ClassifyFrame;
   using tvm::ffi::details::FrameAction;

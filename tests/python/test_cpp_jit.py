@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import traceback
 from pathlib import Path
 
 import pytest
@@ -343,3 +344,24 @@ def test_env_alloc_output_follows_the_caller_framework(tensor_module):
     assert ones.sum().item() == 6.0
     with pytest.raises(RuntimeError, match="allocator is nullptr"):
         tensor_module.ones_like(np.zeros(3))
+
+
+@pytest.mark.compiles
+def test_traceback_of_inline_code_names_the_generated_file(tmp_path: Path) -> None:
+    module = tvm_ffi.cpp.load_inline(
+        "jit_traceback",
+        cpp_sources=(
+            "#include <tvm/ffi/error.h>\n"
+            "int fail(int x) {\n"
+            '  TVM_FFI_THROW(ValueError) << "bad " << x;\n'
+            "}\n"
+        ),
+        functions=["fail"],
+        build_directory=str(tmp_path),
+    )
+    with pytest.raises(ValueError, match="bad 3") as info:
+        module.fail(3)
+    text = "".join(traceback.format_exception(info.value))
+    source = tmp_path / "main.cpp"
+    assert f'File "{source}", line ' in text
+    assert 'TVM_FFI_THROW(ValueError) << "bad " << x;' in text

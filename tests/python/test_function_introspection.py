@@ -95,6 +95,35 @@ def test_help_of_module_function(jit_module: tvm_ffi.Module) -> None:
     assert "Multiply x by factor." in text
 
 
+EXPORT_SOURCE = """
+#include <tvm/ffi/function_export.h>
+int64_t add(int64_t a, int64_t b) { return a + b; }
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(add, add);
+"""
+
+
+@pytest.mark.compiles
+@pytest.mark.parametrize(
+    ("cflags", "expected"),
+    [
+        ([], "(_0: int, _1: int, /) -> int"),
+        (["-DTVM_FFI_DLL_EXPORT_INCLUDE_METADATA=0"], "(*args)"),
+    ],
+    ids=["default", "opt-out"],
+)
+def test_plain_export_macro_gives_a_signature_by_default(
+    tmp_path: Any, cflags: list[str], expected: str
+) -> None:
+    module = tvm_ffi.cpp.load_inline(
+        "plain_export",
+        cpp_sources=EXPORT_SOURCE,
+        extra_cflags=cflags,
+        build_directory=str(tmp_path),
+    )
+    assert signature_text(module.add) == expected
+    assert module.add(2, 3) == 5
+
+
 def test_testing_library_export_carries_its_numpy_doc() -> None:
     module = tvm_ffi.load_module(tvm_ffi.libinfo.find_libtvm_ffi_testing())
     func = module["testing_dll_test_add_with_docstring"]

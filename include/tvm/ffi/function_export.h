@@ -8,9 +8,11 @@
 #include <string>
 #include <string_view>
 
-/// When nonzero (set before the first include), exports also get metadata and doc symbols.
+/// When nonzero (the default), each export also gets a metadata symbol (its type schema, which
+/// gives Python its signature) and TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC a doc symbol. Define it to
+/// 0 before the first include to export the bare functions only (Apache TVM FFI's default).
 #ifndef TVM_FFI_DLL_EXPORT_INCLUDE_METADATA
-#define TVM_FFI_DLL_EXPORT_INCLUDE_METADATA 0
+#define TVM_FFI_DLL_EXPORT_INCLUDE_METADATA 1
 #endif
 
 #ifndef _WIN32

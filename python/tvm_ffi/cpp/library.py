@@ -9,7 +9,7 @@ import os
 import re
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .. import __version__, libinfo
@@ -287,7 +287,16 @@ def _run_plan(plan: _BuildPlan) -> None:
         image_path = plan.build_dir / f"{cubin_name}.cubin"
         if not image_path.exists() or image_path.read_bytes() != image:
             image_path.write_bytes(image)
-    build_file = _render(plan.tools, plan.steps, plan.prebuilt, plan.output, sorted(plan.cubins))
+    # Generated sources compile by their full path, which the debug info then records: a
+    # traceback through their code names that file, so the source line prints.
+    build_dir = plan.build_dir.resolve()
+    steps = [
+        replace(step, source=str(build_dir / step.source))
+        if step.source in plan.generated
+        else step
+        for step in plan.steps
+    ]
+    build_file = _render(plan.tools, steps, plan.prebuilt, plan.output, sorted(plan.cubins))
     ninja_build.write_if_changed(plan.build_dir / ninja_build.BUILD_FILE_NAME, build_file)
     ninja_build.run_ninja(toolchain.find_ninja(), plan.build_dir)
     ninja_build.write_if_changed(_stamp_path(plan.output), plan.key)

@@ -4,6 +4,7 @@ import builtins
 import collections
 import threading
 import types
+import warnings
 
 
 ERROR_NAME_TO_TYPE = {}
@@ -219,9 +220,30 @@ cdef void _keep_linecache_out_of(str filename) except *:
         linecache.cache[filename] = (0, None, [], filename)  # mtime None: checkcache keeps it
 
 
+cdef bint _FILE_LINE_REPORT_CHECKED = False
+
+
+cdef void _warn_once_without_libdw() except *:
+    """At the first native frame without a line, warn (once per process) when it is because
+    libdw.so.1 cannot be loaded, naming what to install."""
+    global _FILE_LINE_REPORT_CHECKED
+    if _FILE_LINE_REPORT_CHECKED:
+        return
+    _FILE_LINE_REPORT_CHECKED = True
+    symbolizer = _get_global_func_or_none("ffi.backtrace.Symbolizer")
+    report = str(symbolizer()) if symbolizer is not None else "libdw"
+    if report.startswith("symbols-only (") and "cannot be loaded" in report:
+        warnings.warn(
+            f"tvm_ffi: C++ frames in tracebacks show no file:line: {report}",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+
+
 def _native_frame(str filename, int lineno, str func):
     """A finished frame standing for the native frame of ``func`` at ``filename:lineno``."""
     if lineno <= 0:
+        _warn_once_without_libdw()
         _keep_linecache_out_of(filename)
     frame, _ = _synthetic_frame(filename, lineno, func)
     return frame

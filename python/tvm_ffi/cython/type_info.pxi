@@ -22,7 +22,7 @@ class TypeField:
 
     def as_property(self, cls):
         """A property reading (and, unless frozen, writing) this field on ``cls`` objects."""
-        return FFIProperty(self, not self.frozen, doc=self.doc or None)
+        return FieldProperty(self, not self.frozen, doc=self.doc or None)
 
     def normalize_value(self, value):
         """The value a write of ``value`` stores: for a field of an enum type, the member an
@@ -332,6 +332,15 @@ def _is_enum_schema(schema):
     enum_index = _object_type_key_to_index("ffi.Enum")
     return enum_index is not None and type_index_derives_from(schema.origin_type_index,
                                                               enum_index)
+
+
+cdef extern from "tvm_ffi_python_descriptor.h":
+    object TVMFFIPyMakeCleanSetterSubtype(object base, const char* name)
+
+
+# The class of the field descriptors made for reflected classes: a failed write shows the
+# user's assignment and then the native error, without the binding's frames in between.
+FieldProperty = TVMFFIPyMakeCleanSetterSubtype(FFIProperty, "tvm_ffi.core.FieldProperty")
 
 
 cdef int write_field(FFIProperty prop, object obj, object value) except -1:
