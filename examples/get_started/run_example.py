@@ -6,6 +6,7 @@ Run as ``python examples/get_started/run_example.py``.
 
 from __future__ import annotations
 
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -18,17 +19,28 @@ import tvm_ffi
 HERE = Path(__file__).resolve().parent
 
 
+def run(command: list[str]) -> str:
+    """Run a build command quietly; on failure print it with all its output and exit."""
+    result = subprocess.run(command, check=False, capture_output=True, text=True)
+    if result.returncode != 0:
+        print("command failed:", shlex.join(command), file=sys.stderr)
+        print(result.stdout, result.stderr, sep="\n", file=sys.stderr)
+        sys.exit(result.returncode)
+    return result.stdout
+
+
+def find_cmake() -> str:
+    """CMake installed next to this Python (by pip in a venv) if there is one, else PATH's."""
+    beside = Path(sys.executable).parent / "cmake"
+    return str(beside) if beside.is_file() else "cmake"
+
+
 def build(build_dir: Path) -> Path:
     """Configure and build the library with the CMake package tvm_ffi installs."""
-    cmakedir = subprocess.run(
-        [sys.executable, "-m", "tvm_ffi.config", "--cmakedir"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
-    configure = ["cmake", "-S", str(HERE), "-B", str(build_dir), f"-Dtvm_ffi_DIR={cmakedir}"]
-    subprocess.run(configure, check=True, capture_output=True, text=True)
-    subprocess.run(["cmake", "--build", str(build_dir)], check=True, capture_output=True, text=True)
+    cmakedir = run([sys.executable, "-m", "tvm_ffi.config", "--cmakedir"]).strip()
+    cmake = find_cmake()
+    run([cmake, "-S", str(HERE), "-B", str(build_dir), f"-Dtvm_ffi_DIR={cmakedir}"])
+    run([cmake, "--build", str(build_dir)])
     return build_dir / "libadd_one.so"
 
 

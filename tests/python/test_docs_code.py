@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """Every code block of the documentation is either run here or included from a file a test runs.
 
-- ```` ```python ```` blocks run in page order, in one namespace per page, with a fresh temporary
-  folder as the working directory and ``TVM_FFI_DOCS_ROOT`` naming ``docs/``;
+- ```` ```python ```` blocks run in page order, in one namespace per page, as a reader runs them
+  from the root of a checkout: the working directory is a fresh temporary folder holding links to
+  the checkout's folders (``CHECKOUT_LINKS``), so paths such as ``examples/get_started`` resolve
+  to the checkout's files while whatever a block writes lands in the temporary folder;
 - ```` ```pycon ```` blocks are doctests in that same namespace;
 - ```` ```text ```` blocks are output and run nothing;
 - C, C++, CMake, TOML and shell appear only through ``{literalinclude}`` of a file under a folder
@@ -20,7 +22,9 @@ import functools
 import importlib.util
 import io
 import os
+import sys
 import tempfile
+import types
 from pathlib import Path
 
 import pytest
@@ -40,6 +44,8 @@ EXERCISED = {
     "docs/snippets/cpp": "test_docs_cpp_guide.py",
     "include/tvm/ffi": "test_headers.py",
 }
+# The checkout's folders that the pages' code reads, by paths relative to the root.
+CHECKOUT_LINKS = ("docs", "examples", "include", "cmake")
 OPTIONAL_PACKAGES = {"torch", "jax", "jaxlib", "cupy"}
 RUN_LANGUAGES = {"python", "pycon"}
 SHOWN_LANGUAGES = {"text"}
@@ -105,6 +111,34 @@ def test_cpp_reference_covers_every_header_folder() -> None:
     assert listed == folders | {"tvm/ffi"}
 
 
+def test_checkout_links_exist() -> None:
+    for name in CHECKOUT_LINKS:
+        assert (ROOT / name).is_dir(), name
+
+
+def test_run_blocks_find_the_checkout_by_relative_paths(tmp_path: Path) -> None:
+    page = tmp_path / "relative.md"
+    text = (
+        "```python\nfrom pathlib import Path\n"
+        "source = Path('examples/get_started/add_one.cc')\n"
+        f"assert source.resolve() == Path({str(ROOT / 'examples/get_started/add_one.cc')!r})"
+        ".resolve()\nPath('written.txt').write_text('x')\n```\n"
+    )
+    page.write_text(text, encoding="utf-8")
+    assert run_page(page) == (1, ())
+    assert not (ROOT / "written.txt").exists()
+
+
+def test_pages_do_not_locate_files_through_environment_variables() -> None:
+    offenders = [
+        f"{_page_id(b.page)}:{b.line}"
+        for page in PAGES
+        for b in page_blocks(page)
+        if b.language in RUN_LANGUAGES and "TVM_FFI_DOCS_ROOT" in b.body
+    ]
+    assert not offenders, offenders
+
+
 def test_exercised_folders_exist() -> None:
     for folder, test in EXERCISED.items():
         assert (ROOT / folder).is_dir(), folder
@@ -159,13 +193,18 @@ def _missing_optional(error: ModuleNotFoundError) -> str | None:
 @functools.cache
 def run_page(page: Path) -> tuple[int, tuple[str, ...]]:
     """Run the page's python and pycon blocks; the number run, and why others were skipped."""
-    namespace: dict = {"__name__": "docs_" + page.stem}
+    # The namespace is a module's, as a reader's script would be: classes defined on the page
+    # find their annotations' names through sys.modules[cls.__module__].
+    module = types.ModuleType("docs_" + page.stem.replace("-", "_"))
+    sys.modules[module.__name__] = module
+    namespace: dict = module.__dict__
     undefined: set[str] = set()  # names that skipped blocks would have bound
     ran, skipped = 0, []
-    previous_dir, previous_root = Path.cwd(), os.environ.get("TVM_FFI_DOCS_ROOT")
-    os.environ["TVM_FFI_DOCS_ROOT"] = str(DOCS)
+    previous_dir = Path.cwd()
     try:
         with tempfile.TemporaryDirectory() as work_dir:
+            for name in CHECKOUT_LINKS:
+                (Path(work_dir) / name).symlink_to(ROOT / name, target_is_directory=True)
             os.chdir(work_dir)
             for block in (b for b in page_blocks(page) if b.language in RUN_LANGUAGES):
                 tree = ast.parse(_source_of(block))
@@ -186,10 +225,6 @@ def run_page(page: Path) -> tuple[int, tuple[str, ...]]:
                 ran += 1
     finally:
         os.chdir(previous_dir)
-        if previous_root is None:
-            os.environ.pop("TVM_FFI_DOCS_ROOT", None)
-        else:
-            os.environ["TVM_FFI_DOCS_ROOT"] = previous_root
     return ran, tuple(skipped)
 
 

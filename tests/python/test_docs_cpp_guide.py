@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import pickle
 import re
 import shutil
 import subprocess
@@ -468,3 +469,97 @@ def test_variant(mod):
     assert mod.describe_value([7, 7]) == "list of 2"
     with pytest.raises(TypeError, match="Expected `Variant<int, str, Array<int>>`"):
         mod.describe_value(7.5)
+
+
+# ---- objects defined in Python, read from C++ (docs/guide/dataclasses.md) ------------------
+
+
+@pytest.fixture(scope="module")
+def rect_class() -> type:
+    """A @py_class type with the fields py_class_fields.cc reads by name."""
+    from tvm_ffi.dataclasses import field, py_class
+
+    @py_class("cpp_guide_test.Rect")
+    class Rect(tvm_ffi.Object):
+        width: float
+        height: float = 1.0
+        copies: int = field(default=2, kw_only=True)
+
+    return Rect
+
+
+def test_cpp_lists_the_fields_of_a_py_class_object(mod, rect_class):
+    assert list(mod.field_names(rect_class(2.0))) == ["width", "height", "copies"]
+
+
+def test_cpp_reads_and_writes_py_class_fields_by_name(mod, rect_class):
+    rect = rect_class(2.0, 3.5)
+    assert mod.area(rect) == 7.0
+    mod.stretch(rect, 3.0)
+    assert rect.width == 6.0
+    assert mod.area(rect) == 21.0
+
+
+def test_cpp_reading_a_missing_field_raises(mod, kernel_config):
+    message = r"Cannot find field +`width` in cpp_guide\.KernelConfig"
+    with pytest.raises(RuntimeError, match=message):
+        mod.area(kernel_config("add", 128))
+
+
+def test_cpp_takes_a_py_class_object_as_any(mod, rect_class):
+    assert mod.sum_int_fields(rect_class(1.0, copies=5)) == 5
+    assert mod.sum_int_fields(tvm_ffi.Array([1, 2])) == 0
+    with pytest.raises(TypeError, match="sum_int_fields: expected an object, got int"):
+        mod.sum_int_fields(3)
+
+
+# ---- the IR nodes of docs/guide/compiler.md -------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def ir(mod) -> dict[str, type]:
+    """Python classes bound to the IR's type keys, by short name."""
+    return {
+        name: tvm_ffi.register_object(f"cpp_guide.{name}")(type(name, (tvm_ffi.Object,), {}))
+        for name in ("Var", "Const", "Add", "Func")
+    }
+
+
+def test_ir_nodes_print_through_reflection(ir):
+    x = ir["Var"]("x")
+    func = ir["Func"]([x], ir["Add"](x, ir["Const"](1)))
+    assert repr(func) == (
+        'cpp_guide.Func(params=(cpp_guide.Var(name="x"),), body=cpp_guide.Add('
+        'lhs=cpp_guide.Var(name="x"), rhs=cpp_guide.Const(value=1)))'
+    )
+    with pytest.raises(TypeError, match=re.escape("Expected `cpp_guide.Expr` but got `int`")):
+        ir["Add"](x, 1)
+
+
+def test_ir_structural_equality_binds_params_and_ignores_names(mod, ir):
+    var, const, add, func = ir["Var"], ir["Const"], ir["Add"], ir["Func"]
+    x, y = var("x"), var("y")
+    f = func([x], add(x, const(1)))
+    g = func([y], add(y, const(1)))
+    assert tvm_ffi.structural_equal(f, g)
+    assert tvm_ffi.structural_hash(f) == tvm_ffi.structural_hash(g)
+    assert mod.same_ir(f, g)
+    assert not tvm_ffi.structural_equal(add(x, const(1)), add(y, const(1)))
+    assert tvm_ffi.structural_equal(add(x, const(1)), add(y, const(1)), map_free_vars=True)
+    h = func([y], add(y, const(2)))
+    assert not mod.same_ir(f, h)
+    lhs, rhs = tvm_ffi.get_first_structural_mismatch(f, h)
+    assert str(lhs) == str(rhs) == "<root>.body.rhs.value"
+
+
+def test_ir_serializes_with_its_sharing(ir):
+    x = ir["Var"]("x")
+    f = ir["Func"]([x], ir["Add"](x, ir["Const"](1)))
+    text = tvm_ffi.serialization.to_json_graph_str(f)
+    back = tvm_ffi.serialization.from_json_graph_str(text)
+    assert type(back) is ir["Func"]
+    assert tvm_ffi.structural_equal(back, f)
+    assert back.body.lhs.same_as(back.params[0])
+    unpickled = pickle.loads(pickle.dumps(f))
+    assert tvm_ffi.structural_equal(unpickled, f)
+    assert unpickled.body.lhs.same_as(unpickled.params[0])

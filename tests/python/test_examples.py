@@ -7,8 +7,10 @@ below call the library it built.
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -69,6 +71,51 @@ def test_explicit_build_type_is_kept(tmp_path: Path) -> None:
     ]
     subprocess.run(configure, check=True, capture_output=True, timeout=300)
     assert _cached_build_type(tmp_path) == "Debug"
+
+
+def _load_script(path: Path):
+    spec = importlib.util.spec_from_file_location("broken_get_started", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("broken_file", "appended", "failing_step"),
+    [
+        ("CMakeLists.txt", 'message(FATAL_ERROR "broken-on-purpose")', "-S "),
+        ("add_one.cc", "#error broken-on-purpose", "--build "),
+    ],
+)
+def test_failed_build_prints_the_command_and_its_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], broken_file, appended, failing_step
+) -> None:
+    source = tmp_path / "get_started"
+    shutil.copytree(EXAMPLE, source, ignore=shutil.ignore_patterns("__pycache__", "build*"))
+    broken = source / broken_file
+    broken.write_text(broken.read_text(encoding="utf-8") + f"\n{appended}\n", encoding="utf-8")
+    script = _load_script(source / "run_example.py")
+    with pytest.raises(SystemExit) as exited:
+        script.build(tmp_path / "build")
+    assert exited.value.code not in (0, None)
+    printed = capsys.readouterr().err
+    (command_line,) = [line for line in printed.splitlines() if line.startswith("command failed:")]
+    assert failing_step in command_line
+    # The compiler's or CMake's own report, which capture_output would otherwise swallow.
+    assert "broken-on-purpose" in printed
+    assert ("CMake Error" if broken_file == "CMakeLists.txt" else "error:") in printed
+
+
+def test_cmake_beside_the_interpreter_is_preferred(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A venv's pip-installed cmake works with the venv's python even when not activated.
+    script = _load_script(EXAMPLE / "run_example.py")
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
+    assert script.find_cmake() == "cmake"
+    (tmp_path / "cmake").write_text("", encoding="utf-8")
+    assert script.find_cmake() == str(tmp_path / "cmake")
 
 
 def test_numpy_in_place(add_one: tvm_ffi.Function) -> None:

@@ -82,7 +82,8 @@ DESCRIPTION = (
     "based on the registered global functions and object types in the loaded libraries.\n"
     "- In normal mode, it processes the given files/directories in-place, generating "
     "type stubs inside special `tvm-ffi-stubgen` directive blocks.\n\n"
-    f"Documentation: {terminal.paint(DOC_URL, terminal.CYAN)}."
+    "Documentation: the page "
+    f"{terminal.paint('docs/guide/stubgen.md', terminal.CYAN)} of the tvm_ffi source tree."
 )
 
 
