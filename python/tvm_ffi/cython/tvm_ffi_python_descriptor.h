@@ -63,15 +63,8 @@ static PyObject* TVMFFIPyMakeCleanSetterSubtype(PyObject* base, const char* name
   slots[1].pfunc = (void*)TVMFFIPyCleanSetterDealloc;
   spec.name = name;
   spec.flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE;
-#ifdef Py_TPFLAGS_IMMUTABLETYPE
-  spec.flags |= PyType_GetFlags(base_type) & Py_TPFLAGS_IMMUTABLETYPE;
-#endif
   spec.slots = slots;
-  PyObject* bases = PyTuple_Pack(1, base);
-  if (bases == NULL) return NULL;
-  PyObject* type = PyType_FromSpecWithBases(&spec, bases);
-  Py_DECREF(bases);
-  return type;
+  return TVMFFIPyMakeSubtype(base, &spec);
 }
 
 #endif /* TVM_FFI_PYTHON_DESCRIPTOR_H_ */

@@ -109,6 +109,20 @@ static void TVMFFIPyVectorcallDealloc(PyObject* self) {
   if (!tvm_ffi_py_vectorcall_class.base_releases_type) Py_DECREF(type);
 }
 
+/* The heap subtype of base that spec describes, as mutable as base: under the limited API
+   Cython's classes are mutable, and from 3.12 assigning __call__ on a mutable class also turns
+   its vectorcall off. Returns a new reference, or NULL with an error set. */
+static PyObject* TVMFFIPyMakeSubtype(PyObject* base, PyType_Spec* spec) {
+#ifdef Py_TPFLAGS_IMMUTABLETYPE
+  spec->flags |= PyType_GetFlags((PyTypeObject*)base) & Py_TPFLAGS_IMMUTABLETYPE;
+#endif
+  PyObject* bases = PyTuple_Pack(1, base);
+  if (bases == NULL) return NULL;
+  PyObject* type = PyType_FromSpecWithBases(spec, bases);
+  Py_DECREF(bases);
+  return type;
+}
+
 static int TVMFFIPyReadTypeSlots(PyObject* base, Py_ssize_t* basicsize) {
 #if defined(Py_LIMITED_API) || PY_VERSION_HEX >= 0x030A0000
   PyTypeObject* type = (PyTypeObject*)base;
@@ -162,17 +176,8 @@ static PyObject* TVMFFIPyMakeVectorcallSubtype(PyObject* base, const char* name,
   spec.name = name;
   spec.basicsize = (int)(basicsize + (Py_ssize_t)sizeof(vectorcallfunc));
   spec.flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_VECTORCALL;
-#ifdef Py_TPFLAGS_IMMUTABLETYPE
-  /* As mutable as base: under the limited API Cython's classes are mutable, and from 3.12
-     assigning __call__ on a mutable class also turns its vectorcall off. */
-  spec.flags |= PyType_GetFlags((PyTypeObject*)base) & Py_TPFLAGS_IMMUTABLETYPE;
-#endif
   spec.slots = slots;
-  PyObject* bases = PyTuple_Pack(1, base);
-  if (bases == NULL) return NULL;
-  PyObject* type = PyType_FromSpecWithBases(&spec, bases);
-  Py_DECREF(bases);
-  return type;
+  return TVMFFIPyMakeSubtype(base, &spec);
 }
 
 #endif /* TVM_FFI_PYTHON_VECTORCALL_H_ */
