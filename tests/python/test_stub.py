@@ -26,6 +26,7 @@ IMPORTED_MODULES = {
     "threading",
     "types",
     "typing",
+    "warnings",
 }
 SENTINELS = {"MISSING", "KWARGS"}
 
