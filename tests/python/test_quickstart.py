@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.compiles
+# One worker runs the whole module: its fixture installs the package into a fresh venv once.
+pytestmark = [pytest.mark.compiles, pytest.mark.xdist_group("quickstart")]
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "quickstart.sh"
