@@ -47,7 +47,10 @@ def test_reflected_field_write_shows_only_the_assignment() -> None:
     message = r"Cannot convert from type `ffi\.SmallStr` to `int`"
     with pytest.raises(TypeError, match=message) as info:
         derived.v_i64 = "x"
-    assert _frame_files(info.value) == [__file__]
+    files = _frame_files(info.value)
+    # An unoptimised (sanitizer) build keeps the header's conversion helpers as frames of their
+    # own; they name the FFI's headers, never the binding.
+    assert [f for f in files if "/include/tvm/ffi/" not in f] == [__file__]
     text = "".join(traceback.format_exception(info.value))
     assert ".pxi" not in text
     assert "core." not in text
