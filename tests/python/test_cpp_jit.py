@@ -361,7 +361,9 @@ def test_traceback_of_inline_code_names_the_generated_file(tmp_path: Path) -> No
     )
     with pytest.raises(ValueError, match="bad 3") as info:
         module.fail(3)
-    text = "".join(traceback.format_exception(info.value))
+    text = "".join(
+        traceback.format_exception(type(info.value), info.value, info.value.__traceback__)
+    )
     source = tmp_path / "main.cpp"
     assert f'File "{source}", line ' in text
     assert 'TVM_FFI_THROW(ValueError) << "bad " << x;' in text

@@ -51,7 +51,9 @@ def test_reflected_field_write_shows_only_the_assignment() -> None:
     # An unoptimised (sanitizer) build keeps the header's conversion helpers as frames of their
     # own; they name the FFI's headers, never the binding.
     assert [f for f in files if "/include/tvm/ffi/" not in f] == [__file__]
-    text = "".join(traceback.format_exception(info.value))
+    text = "".join(
+        traceback.format_exception(type(info.value), info.value, info.value.__traceback__)
+    )
     assert ".pxi" not in text
     assert "core." not in text
     assert derived.v_i64 == 1
