@@ -15,10 +15,10 @@ function(tvm_ffi_configure_library target)
 endfunction()
 
 # tvm_ffi_compile_quickly(<target> [<batch_size>]): compile <target>'s sources in batches of
-# <batch_size> files (a CMake unity build, TVM_FFI_UNITY_BUILD; none without it) so that the templates of the shared
-# headers are compiled once per batch rather than once per file, and in RelWithDebInfo with line
-# tables only (-g1): backtraces need file:line, not variables, and full debug info costs a third
-# of the compile time.
+# <batch_size> files, 0 for all in one (a CMake unity build, TVM_FFI_UNITY_BUILD; none without
+# it), so that the templates of the shared headers are compiled once per batch rather than once
+# per file, and in RelWithDebInfo with line tables only (-g1): backtraces need file:line, not
+# variables, and full debug info costs a third of the compile time.
 function(tvm_ffi_compile_quickly target)
   if(TVM_FFI_UNITY_BUILD AND ARGC GREATER 1)
     set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${ARGV1})
@@ -60,4 +60,19 @@ function(tvm_ffi_use_ccache_when_found)
     endif()
   endforeach()
   message(STATUS "tvm_ffi: compiling through ${TVM_FFI_CCACHE_PROGRAM}")
+endfunction()
+
+# tvm_ffi_show_build_progress(): in a build under pip (scikit-build-core sets SKBUILD), compile
+# through cmake/tvm_ffi_build_progress.sh, which writes each compile step and its time to the
+# terminal: pip shows the build's own output only with -v. TVM_FFI_BUILD_PROGRESS=OFF turns it
+# off. Any launcher chosen before (ccache) still runs, after it.
+function(tvm_ffi_show_build_progress)
+  if(NOT SKBUILD OR NOT TVM_FFI_BUILD_PROGRESS OR NOT CMAKE_HOST_UNIX)
+    return()
+  endif()
+  set(script "${PROJECT_SOURCE_DIR}/cmake/tvm_ffi_build_progress.sh")
+  foreach(lang C CXX)
+    set(CMAKE_${lang}_COMPILER_LAUNCHER sh "${script}" ${CMAKE_${lang}_COMPILER_LAUNCHER}
+        PARENT_SCOPE)
+  endforeach()
 endfunction()

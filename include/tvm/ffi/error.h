@@ -185,6 +185,22 @@ inline void SetSafeCallRaised(const Error& err) {
   TVMFFIErrorSetRaised(ObjectUnsafe::GetHeader(err));
 }
 
+/// Stores the std::exception being handled in this thread's error slot and returns -1 (the
+/// end of a failed safe call): an Error as it is, a std::bad_alloc as a MemoryError, any other
+/// std::exception as an InternalError. Call it only from a catch block.
+TVM_FFI_NO_INLINE TVM_FFI_COLD_CODE inline int SetSafeCallRaisedFromCurrentException() {
+  try {
+    throw;
+  } catch (const Error& err) {
+    SetSafeCallRaised(err);
+  } catch (const std::bad_alloc& err) {
+    SetSafeCallRaised(Error("MemoryError", err.what(), ""));
+  } catch (const std::exception& err) {
+    SetSafeCallRaised(Error("InternalError", err.what(), ""));
+  }
+  return -1;
+}
+
 /// Throws the error reported by a safe call that returned ret != 0.
 [[noreturn]] TVM_FFI_NO_INLINE TVM_FFI_COLD_CODE inline void ThrowSafeCallError(int ret) {
   if (ret == -2) throw EnvErrorAlreadySet();
@@ -341,21 +357,12 @@ TVM_FFI_CHECK_FUNC(_NE, !=)
 #define TVM_FFI_SAFE_CALL_BEGIN() try {
 /// Closes a safe-call body: returns 0, or stores the caught error and returns -1 (a
 /// std::bad_alloc as a MemoryError, any other std::exception as an InternalError).
-#define TVM_FFI_SAFE_CALL_END()                                                                 \
-  return 0;                                                                                     \
-  }                                                                                             \
-  catch (const ::tvm::ffi::Error& err) {                                                        \
-    ::tvm::ffi::details::SetSafeCallRaised(err);                                                \
-    return -1;                                                                                  \
-  }                                                                                             \
-  catch (const std::bad_alloc& err) {                                                           \
-    ::tvm::ffi::details::SetSafeCallRaised(::tvm::ffi::Error("MemoryError", err.what(), ""));   \
-    return -1;                                                                                  \
-  }                                                                                             \
-  catch (const std::exception& err) {                                                           \
-    ::tvm::ffi::details::SetSafeCallRaised(::tvm::ffi::Error("InternalError", err.what(), "")); \
-    return -1;                                                                                  \
-  }                                                                                             \
+#define TVM_FFI_SAFE_CALL_END()                                          \
+  return 0;                                                              \
+  }                                                                      \
+  catch (const std::exception&) {                                        \
+    return ::tvm::ffi::details::SetSafeCallRaisedFromCurrentException(); \
+  }                                                                      \
   TVM_FFI_UNREACHABLE()
 
 /// Runs a C-ABI call and throws its error as an Error when it does not return 0.

@@ -93,23 +93,16 @@ namespace details {
 }
 
 /// Runs body() for a safe call: 0 on success; on failure clears result, raises, returns -1
-/// (a std::bad_alloc is raised as a MemoryError, any other std::exception as an InternalError).
+/// (see SetSafeCallRaisedFromCurrentException).
 template <typename Body>
 TVM_FFI_INLINE int RunSafeCall(TVMFFIAny* result, Body&& body) {
   try {
     body();
     return 0;
-  } catch (const Error& err) {
+  } catch (const std::exception&) {
     reinterpret_cast<Any*>(result)->reset();
-    SetSafeCallRaised(err);
-  } catch (const std::bad_alloc& err) {
-    reinterpret_cast<Any*>(result)->reset();
-    SetSafeCallRaised(Error("MemoryError", err.what(), ""));
-  } catch (const std::exception& err) {
-    reinterpret_cast<Any*>(result)->reset();
-    SetSafeCallRaised(Error("InternalError", err.what(), ""));
+    return SetSafeCallRaisedFromCurrentException();
   }
-  return -1;
 }
 
 /// Whether viewing a T builds a new object (TypeTraits<T>::view_allocates, set by extra/stl.h),

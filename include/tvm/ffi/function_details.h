@@ -57,6 +57,35 @@ struct Arg2Str {
   }
 };
 
+/// A function returning the text of one type: a Type2Str<T>::v or a TypeSchemaOf<T>::v.
+using FGetTypeText = std::string (*)();
+
+// The signature texts and the call errors are built out of line, by the non-template functions
+// below, so that a typed function instantiates only arrays of pointers to them.
+
+/// "(0: <params[0]>, 1: <params[1]>) -> <ret>".
+TVM_FFI_NO_INLINE inline std::string FormatSignature(const FGetTypeText* params, size_t num_params,
+                                                     FGetTypeText ret) {
+  std::string sig = "(";
+  for (size_t i = 0; i < num_params; ++i) {
+    if (i != 0) sig += ", ";
+    sig += std::to_string(i) + ": " + params[i]();
+  }
+  return sig + ") -> " + ret();
+}
+
+/// The ffi.Function type schema with the given return and parameter schemas.
+TVM_FFI_NO_INLINE inline std::string FormatFunctionTypeSchema(const FGetTypeText* params,
+                                                              size_t num_params, FGetTypeText ret) {
+  std::string schema =
+      "{\"type\":\"ffi.Function\",\"named_args\":{\"return\":[" + ret() + "],\"params\":[";
+  for (size_t i = 0; i < num_params; ++i) {
+    if (i != 0) schema += ',';
+    schema += params[i]();
+  }
+  return schema + "]}}";
+}
+
 /// Signature facts of R(Args...).
 template <typename R, typename... Args>
 struct FunctionSignature {
@@ -70,18 +99,13 @@ struct FunctionSignature {
   /// "(0: int, 1: str) -> int".
   static std::string Sig() {
     (CheckParam<Args>(), ...);
-    std::ostringstream os;
-    os << "(";
-    Arg2Str<ArgType>::Run(os, std::index_sequence_for<Args...>{});
-    os << ") -> " << Type2Str<std::decay_t<R>>::v();
-    return os.str();
+    static constexpr FGetTypeText kParams[] = {&Type2Str<std::decay_t<Args>>::v..., nullptr};
+    return FormatSignature(kParams, num_args, &Type2Str<std::decay_t<R>>::v);
   }
   /// {"type":"ffi.Function","named_args":{"return":[<return>],"params":[<param0>,...]}}.
   static std::string TypeSchema() {
-    std::string params;
-    ((params += (params.empty() ? "" : ",") + TypeSchemaOf<std::decay_t<Args>>::v()), ...);
-    return "{\"type\":\"ffi.Function\",\"named_args\":{\"return\":[" +
-           TypeSchemaOf<std::decay_t<R>>::v() + "],\"params\":[" + params + "]}}";
+    static constexpr FGetTypeText kParams[] = {&TypeSchemaOf<std::decay_t<Args>>::v..., nullptr};
+    return FormatFunctionTypeSchema(kParams, num_args, &TypeSchemaOf<std::decay_t<R>>::v);
   }
 
  private:
@@ -132,27 +156,32 @@ template <typename C, typename R, typename... Args>
 struct FunctionInfo<R (C::*)(Args...) const, std::enable_if_t<std::is_base_of_v<ObjectRef, C>>>
     : public FunctionSignature<R, const C, Args...> {};
 
-/// Throws the arity mismatch TypeError.
-template <typename Info>
-[[noreturn]] TVM_FFI_NO_INLINE TVM_FFI_COLD_CODE void ThrowArityMismatch(const std::string* name,
-                                                                         int32_t num_args) {
+/// Throws the TypeError for a call with num_args arguments to a function of expected ones; name
+/// and f_sig (both nullable) name the function in the message.
+[[noreturn]] TVM_FFI_NO_INLINE TVM_FFI_COLD_CODE inline void ThrowArityMismatch(
+    const std::string* name, FGetFuncSignature f_sig, size_t expected, int32_t num_args) {
   TVM_FFI_THROW(TypeError) << "Mismatched number of arguments when calling: `"
-                           << (name ? *name : std::string()) << Info::Sig() << "`. Expected "
-                           << Info::num_args << " but got " << num_args << " arguments";
+                           << (name ? *name : std::string()) << (f_sig ? f_sig() : std::string())
+                           << "`. Expected " << expected << " but got " << num_args << " arguments";
   TVM_FFI_UNREACHABLE();
 }
 
-/// Throws the TypeError for argument #index (cell) that is not a T; name and f_sig (both
-/// nullable) name the function in the message.
+/// TypeTraits<T>::GetMismatchTypeInfo as a plain function pointer.
 template <typename T>
-[[noreturn]] TVM_FFI_NO_INLINE TVM_FFI_COLD_CODE void ThrowArgMismatch(const std::string* name,
-                                                                       FGetFuncSignature f_sig,
-                                                                       int32_t index,
-                                                                       const TVMFFIAny* cell) {
+std::string MismatchTypeInfoOf(const TVMFFIAny* cell) {
+  return TypeTraits<T>::GetMismatchTypeInfo(cell);
+}
+
+/// Throws the TypeError for argument #index (cell) that is not of the type named by expected
+/// (whose mismatch_info describes the cell); name and f_sig (both nullable) name the function in
+/// the message.
+[[noreturn]] TVM_FFI_NO_INLINE TVM_FFI_COLD_CODE inline void ThrowArgMismatch(
+    const std::string* name, FGetFuncSignature f_sig, int32_t index, const TVMFFIAny* cell,
+    FGetTypeText expected, std::string (*mismatch_info)(const TVMFFIAny*)) {
   TVM_FFI_THROW(TypeError) << "Mismatched type on argument #" << index << " when calling: `"
                            << (name ? *name : std::string()) << (f_sig ? f_sig() : std::string())
-                           << "`. Expected `" << Type2Str<T>::v() << "` but got `"
-                           << TypeTraits<T>::GetMismatchTypeInfo(cell) << "`";
+                           << "`. Expected `" << expected() << "` but got `" << mismatch_info(cell)
+                           << "`";
   TVM_FFI_UNREACHABLE();
 }
 
@@ -177,7 +206,8 @@ class ArgValueWithContext {
       const TVMFFIAny* cell = reinterpret_cast<const TVMFFIAny*>(args_ + arg_index_);
       std::optional<TypeWithoutCR> value = TypeTraits<TypeWithoutCR>::TryCastFromAnyView(cell);
       if (TVM_FFI_PREDICT_FALSE(!value.has_value())) {
-        ThrowArgMismatch<TypeWithoutCR>(optional_name_, f_sig_, arg_index_, cell);
+        ThrowArgMismatch(optional_name_, f_sig_, arg_index_, cell, &Type2Str<TypeWithoutCR>::v,
+                         &MismatchTypeInfoOf<TypeWithoutCR>);
       }
       return *std::move(value);
     }
@@ -214,7 +244,7 @@ TVM_FFI_INLINE void unpack_call(std::index_sequence<I...> seq, const std::string
                                 const AnyView* args, int32_t num_args, Any* rv) {
   using Info = FunctionInfo<F>;
   if (TVM_FFI_PREDICT_FALSE(num_args != static_cast<int32_t>(Info::num_args))) {
-    ThrowArityMismatch<Info>(name, num_args);
+    ThrowArityMismatch(name, &Info::Sig, Info::num_args, num_args);
   }
   UnpackCallImpl<R, Info>(static_cast<typename Info::ArgType*>(nullptr), seq, name, f, args, rv);
 }

@@ -263,6 +263,17 @@ void FinishMetadata(Info* info, std::string* storage) {
   *storage = MetadataJSONOf(info->metadata_);
   info->metadata = ByteArrayOf(*storage);
 }
+/// Fills the parts of a method's info that do not depend on its extra arguments.
+TVM_FFI_NO_INLINE inline void StartMethodInfo(MethodInfoBuilder* info, const char* name,
+                                              int64_t flags, const Function& method,
+                                              const std::string& type_schema) {
+  info->name = ByteArrayOf(name);
+  info->doc = TVMFFIByteArray{nullptr, 0};
+  info->flags = flags;
+  info->method = AnyView(method).CopyToTVMFFIAny();
+  info->metadata_.emplace_back("type_schema", String(type_schema));
+}
+
 }  // namespace details
 
 }  // namespace reflection

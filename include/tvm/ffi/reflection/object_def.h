@@ -99,6 +99,80 @@ inline bool HasTypeAttr(int32_t type_index, std::string_view name) {
   return row >= 0 && row < column->size && column->data[row].type_index != kTVMFFINone;
 }
 
+// ObjectDef's work is done by the non-template functions below, so that each class and field
+// instantiates little more than the calls to them.
+
+/// Registers value as type attribute `name` of the type unless it already has one.
+TVM_FFI_NO_INLINE inline void RegisterMissingTypeAttr(int32_t type_index, const char* name,
+                                                      const Any& value) {
+  if (!HasTypeAttr(type_index, name)) RegisterTypeAttr(type_index, name, value);
+}
+
+/// Registers a type's metadata: its doc, creator (nullable), size and structural kind.
+TVM_FFI_NO_INLINE inline void RegisterObjectMetadata(int32_t type_index, const std::string& doc,
+                                                     TVMFFIObjectCreator creator,
+                                                     int32_t total_size,
+                                                     TVMFFISEqHashKind s_eq_hash_kind) {
+  TVMFFITypeMetadata metadata;
+  metadata.doc = ByteArrayOf(doc);
+  metadata.creator = creator;
+  metadata.total_size = total_size;
+  metadata.structural_eq_hash_kind = s_eq_hash_kind;
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMetadata(type_index, &metadata));
+}
+
+/// Finishes a type's registration (see ~ObjectDef); shallow_copy and make_new may be null, and
+/// field_init asks for the generated field-by-field `__ffi_init__` when there is none yet.
+TVM_FFI_NO_INLINE inline void FinishObjectType(int32_t type_index, const Function& shallow_copy,
+                                               const Function& make_new, bool field_init,
+                                               bool type_final) {
+  if (shallow_copy.defined()) {
+    RegisterMissingTypeAttr(type_index, type_attr::kShallowCopy, shallow_copy);
+  }
+  if (make_new.defined()) {
+    RegisterMissingTypeAttr(type_index, type_attr::kNew, make_new);
+    if (field_init && !HasTypeAttr(type_index, type_attr::kInit)) {
+      if (std::optional<Function> register_init = Function::GetGlobal("ffi._RegisterFFIInit")) {
+        (*register_init)(type_index);
+      }
+    }
+  }
+  RegisterMissingTypeAttr(type_index, type_attr::kTypeFinal, type_final);
+}
+
+/// Fills the parts of a field's info that do not depend on its extra arguments.
+TVM_FFI_NO_INLINE inline void StartFieldInfo(FieldInfoBuilder* info, const char* name,
+                                             int64_t flags, int64_t size, int64_t alignment,
+                                             int64_t offset, TVMFFIFieldGetter getter, void* setter,
+                                             int32_t static_type_index,
+                                             ffi::details::FGetTypeText type_schema) {
+  info->name = ByteArrayOf(name);
+  info->doc = TVMFFIByteArray{nullptr, 0};
+  info->flags = flags;
+  info->size = size;
+  info->alignment = alignment;
+  info->offset = offset;
+  info->getter = getter;
+  info->setter = setter;
+  ffi::details::ResetPODCell(&info->default_value_or_factory, kTVMFFINone);
+  info->field_static_type_index = static_type_index;
+  info->metadata_.emplace_back("type_schema", String(type_schema()));
+}
+
+/// Registers a field of the type from its finished info.
+TVM_FFI_NO_INLINE inline void FinishFieldInfo(int32_t type_index, FieldInfoBuilder* info) {
+  std::string metadata;
+  FinishMetadata(info, &metadata);
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterField(type_index, info));
+}
+
+/// Registers a method of the type from its finished info.
+TVM_FFI_NO_INLINE inline void FinishMethodInfo(int32_t type_index, MethodInfoBuilder* info) {
+  std::string metadata;
+  FinishMetadata(info, &metadata);
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMethod(type_index, info));
+}
+
 }  // namespace details
 
 /// Registers the reflection of an object type: ObjectDef<Obj>().def_ro("a", &Obj::a, "doc").
@@ -112,7 +186,9 @@ class ObjectDef : public ReflectionDefBase {
     details::DefExtras extras;
     (extras.Apply(extra), ...);
     (NoteAutoInitSwitch(extra), ...);
-    RegisterMetadata(extras.doc);
+    details::RegisterObjectMetadata(type_index_, extras.doc, details::CreatorOf<Class>(),
+                                    static_cast<int32_t>(sizeof(Class)),
+                                    Class::_type_s_eq_hash_kind);
   }
   /// Finishes the type with its automatic type attributes (each only when not yet registered):
   /// `__ffi_shallow_copy__(self) -> Object` for copy-constructible classes, `__ffi_new__() ->
@@ -122,14 +198,12 @@ class ObjectDef : public ReflectionDefBase {
   // Registration failures throw from here.  NOLINTNEXTLINE(bugprone-unsafe-to-allow-exceptions)
   ~ObjectDef() noexcept(false) {
     if (std::uncaught_exceptions() > 0) return;
-    if constexpr (std::is_copy_constructible_v<Class>) {
-      RegisterMissingTypeAttr(type_attr::kShallowCopy, MakeShallowCopyFunction());
-    }
-    if constexpr (details::has_creator_v<Class>) {
-      RegisterMissingTypeAttr(type_attr::kNew, MakeNewFunction());
-      RegisterFieldInit();
-    }
-    RegisterMissingTypeAttr(type_attr::kTypeFinal, Class::_type_final);
+    Function shallow_copy(nullptr);
+    Function make_new(nullptr);
+    if constexpr (std::is_copy_constructible_v<Class>) shallow_copy = MakeShallowCopyFunction();
+    if constexpr (details::has_creator_v<Class>) make_new = MakeNewFunction();
+    details::FinishObjectType(type_index_, shallow_copy, make_new, !has_explicit_init_,
+                              Class::_type_final);
   }
   ObjectDef(const ObjectDef&) = delete;
   ObjectDef& operator=(const ObjectDef&) = delete;
@@ -197,12 +271,6 @@ class ObjectDef : public ReflectionDefBase {
     }
   }
 
-  void RegisterMissingTypeAttr(const char* name, const Any& value) {
-    if (!details::HasTypeAttr(type_index_, name)) {
-      details::RegisterTypeAttr(type_index_, name, value);
-    }
-  }
-
   /// `__ffi_shallow_copy__`: a new object copy-constructed from self.
   Function MakeShallowCopyFunction() const {
     std::string name = type_key_ + "." + type_attr::kShallowCopy;
@@ -221,40 +289,16 @@ class ObjectDef : public ReflectionDefBase {
     return Function::FromTyped(std::move(create), type_key_ + "." + type_attr::kNew);
   }
 
-  void RegisterFieldInit() {
-    if (has_explicit_init_ || details::HasTypeAttr(type_index_, type_attr::kInit)) return;
-    if (std::optional<Function> register_init = Function::GetGlobal("ffi._RegisterFFIInit")) {
-      (*register_init)(type_index_);
-    }
-  }
-
-  void RegisterMetadata(const std::string& doc) {
-    TVMFFITypeMetadata metadata;
-    metadata.doc = details::ByteArrayOf(doc);
-    metadata.creator = details::CreatorOf<Class>();
-    metadata.total_size = static_cast<int32_t>(sizeof(Class));
-    metadata.structural_eq_hash_kind = Class::_type_s_eq_hash_kind;
-    TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMetadata(type_index_, &metadata));
-  }
-
   template <typename T, typename Base, typename... Extra>
   void RegisterField(const char* name, T Base::* field, int64_t flags, const Extra&... extra) {
     FieldInfoBuilder info;
-    info.name = details::ByteArrayOf(name);
-    info.doc = TVMFFIByteArray{nullptr, 0};
-    info.flags = flags;
-    info.size = static_cast<int64_t>(sizeof(T));
-    info.alignment = static_cast<int64_t>(alignof(T));
-    info.offset = GetFieldByteOffsetToObject<Class>(field);
-    info.getter = details::FieldGetterOf<T>;
-    info.setter = reinterpret_cast<void*>(&details::FieldSetterOf<T>);
-    ffi::details::ResetPODCell(&info.default_value_or_factory, kTVMFFINone);
-    info.field_static_type_index = details::FieldStaticTypeIndexOf<T>();
-    info.metadata_.emplace_back("type_schema", String(ffi::details::TypeSchemaOf<T>::v()));
+    details::StartFieldInfo(
+        &info, name, flags, static_cast<int64_t>(sizeof(T)), static_cast<int64_t>(alignof(T)),
+        GetFieldByteOffsetToObject<Class>(field), details::FieldGetterOf<T>,
+        reinterpret_cast<void*>(&details::FieldSetterOf<T>), details::FieldStaticTypeIndexOf<T>(),
+        &ffi::details::TypeSchemaOf<T>::v);
     (ApplyFieldInfoTrait(&info, extra), ...);
-    std::string metadata;
-    details::FinishMetadata(&info, &metadata);
-    TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterField(type_index_, &info));
+    details::FinishFieldInfo(type_index_, &info);
   }
 
   template <typename Func, typename... Extra>
@@ -262,15 +306,9 @@ class ObjectDef : public ReflectionDefBase {
     using Info = ffi::details::FunctionInfo<std::decay_t<Func>>;
     Function packed = Function::FromTyped(std::forward<Func>(func), type_key_ + "." + name);
     MethodInfoBuilder info;
-    info.name = details::ByteArrayOf(name);
-    info.doc = TVMFFIByteArray{nullptr, 0};
-    info.flags = flags;
-    info.method = AnyView(packed).CopyToTVMFFIAny();
-    info.metadata_.emplace_back("type_schema", String(Info::TypeSchema()));
+    details::StartMethodInfo(&info, name, flags, packed, Info::TypeSchema());
     (ApplyMethodInfoTrait(&info, extra), ...);
-    std::string metadata;
-    details::FinishMetadata(&info, &metadata);
-    TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMethod(type_index_, &info));
+    details::FinishMethodInfo(type_index_, &info);
     return packed;
   }
 

@@ -107,11 +107,7 @@ class GlobalDef : public ReflectionDefBase {
   static void RegisterFunc(const char* name, const Function& func, const std::string& schema,
                            const Extra&... extra) {
     MethodInfoBuilder info;
-    info.name = details::ByteArrayOf(name);
-    info.doc = TVMFFIByteArray{nullptr, 0};
-    info.flags = 0;
-    info.method = AnyView(func).CopyToTVMFFIAny();
-    info.metadata_.emplace_back("type_schema", String(schema));
+    details::StartMethodInfo(&info, name, 0, func, schema);
     (ApplyMethodInfoTrait(&info, extra), ...);
     std::string metadata;
     details::FinishMetadata(&info, &metadata);
