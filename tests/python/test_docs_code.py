@@ -242,12 +242,31 @@ def test_page_code_runs(page: Path) -> None:
     assert ran > 0
 
 
+def _wrongly_skipped(skipped: tuple[str, ...]) -> list[str]:
+    """The skips that name an optional package which is installed after all (the block failed
+    on a missing submodule or on its own import, not on the package's absence)."""
+    needs = (reason.split(" needs ", 1) for reason in skipped if " needs " in reason)
+    return [
+        f"{where} was skipped, but {rest.split(',')[0]} is installed"
+        for where, rest in needs
+        if importlib.util.find_spec(rest.split(",")[0]) is not None
+    ]
+
+
 @pytest.mark.compiles
 @pytest.mark.parametrize("page", RUN_PAGES)
 def test_page_optional_blocks(page: Path) -> None:
     _, skipped = run_page(page)
+    assert not _wrongly_skipped(skipped), _wrongly_skipped(skipped)
     if skipped:
         pytest.skip("; ".join(skipped))
+
+
+def test_a_skip_for_an_installed_package_is_caught() -> None:
+    assert _wrongly_skipped(("a.md:3 needs pytest, not installed", "a.md:9 uses ['x']")) == [
+        "a.md:3 was skipped, but pytest is installed"
+    ]
+    assert _wrongly_skipped(("a.md:3 needs not_a_real_optional_package, not installed",)) == []
 
 
 def test_block_reader_sees_nested_and_directive_blocks(tmp_path: Path) -> None:

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Calls whose arguments are all exact int, float, bool or None take the C scalar path of
-Function (tvm_ffi_python_scalar_call.h); every other call takes the general path. Both must
-give the same results and errors."""
+"""Calls with scalar arguments: exact int, float, bool and None, next to values that are not
+(big ints, int subclasses, many arguments, keyword arguments).
+
+Function sends the first kind through its C scalar path (tvm_ffi_python_scalar_call.h) and the
+others through the general one. Which path a call took is not observable from Python, so these
+tests check what both paths must give: the same results and errors."""
 
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ def test_scalar_round_trip_keeps_value_and_type(value: object, release_gil: bool
     assert type(result) is type(value)
 
 
-def test_eight_scalar_arguments_take_the_scalar_path_and_nine_the_general_one() -> None:
+def test_calls_with_eight_nine_and_twenty_scalar_arguments() -> None:
     apply = tvm_ffi.get_global_func("testing.apply")
     count = tvm_ffi.convert(lambda *args: len(args))
     assert nop(1, 2.0, True, None, 5, 6, 7, 8) is None
@@ -45,34 +48,34 @@ def test_arguments_keep_their_kinds_in_order() -> None:
     assert [type(value) for value in seen] == [int, float, bool, type(None)]
 
 
-def test_big_int_falls_back_to_the_general_path() -> None:
+def test_big_int_argument_round_trips() -> None:
     big = 2**70
     assert echo(big) == big
 
 
-def test_int_subclass_falls_back_to_the_general_path() -> None:
+def test_int_subclass_argument_converts_as_int() -> None:
     class Count(int):
         pass
 
     assert add_one(Count(4)) == 5
 
 
-def test_non_scalar_result_is_converted_by_the_core() -> None:
+def test_scalar_arguments_with_an_object_result() -> None:
     make_array = tvm_ffi.get_global_func("ffi.Array")
     array = make_array(1, 2.5, None)
     assert isinstance(array, tvm_ffi.Array)
     assert list(array) == [1, 2.5, None]
 
 
-def test_error_through_the_scalar_path_has_native_frames_and_no_core_frames() -> None:
+def test_error_from_scalar_arguments_has_no_core_frames() -> None:
     with pytest.raises(TypeError, match="float") as info:
         add_one(2.5)
     names = [frame.name for frame in traceback.extract_tb(info.value.__traceback__)]
-    assert names[0] == "test_error_through_the_scalar_path_has_native_frames_and_no_core_frames"
+    assert names[0] == "test_error_from_scalar_arguments_has_no_core_frames"
     assert not any(name.startswith("tvm_ffi.core.") for name in names)
 
 
-def test_keyword_arguments_are_refused_on_the_general_path() -> None:
+def test_keyword_arguments_are_refused() -> None:
     with pytest.raises(TypeError, match="unexpected keyword arguments"):
         add_one(1, extra=2)
 

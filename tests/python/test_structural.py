@@ -45,8 +45,10 @@ def _recorder() -> tuple[list[Any], Callable[[Any], None]]:
 
 
 def _testing_class(type_key: str) -> type:
-    if type_key not in tvm_ffi.registry.get_registered_type_keys():
-        pytest.skip(f"{type_key} is not in this testing library")
+    """The class of one of our testing library's types, which must be registered."""
+    assert type_key in tvm_ffi.registry.get_registered_type_keys(), (
+        f"{type_key} is missing from tvm_ffi's testing library"
+    )
     return tvm_ffi.core._class_for_type_index(tvm_ffi.core._object_type_key_to_index(type_key))
 
 

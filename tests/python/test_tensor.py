@@ -287,7 +287,7 @@ def test_raw_numpy_capsules() -> None:
 def test_capsule_consumed_twice() -> None:
     capsule = tvm_ffi.from_dlpack(np.zeros(3))._to_dlpack_versioned()
     tvm_ffi.from_dlpack(capsule)
-    with pytest.raises(ValueError, match="PyCapsule can only be consumed once"):
+    with pytest.raises(TypeError, match="PyCapsule can only be consumed once"):
         tvm_ffi.from_dlpack(capsule)
 
 
@@ -298,7 +298,7 @@ def test_foreign_capsule_and_other_objects() -> None:
     with pytest.raises(TypeError, match="Expect from_dlpack to take either a compatible tensor"):
         tvm_ffi.from_dlpack([1, 2, 3])
     torch = _torch()
-    with pytest.raises(ValueError, match="'dltensor' or 'dltensor_versioned', got"):
+    with pytest.raises(TypeError, match="'dltensor' or 'dltensor_versioned', got"):
         tvm_ffi.from_dlpack(torch.Tensor.__dlpack_c_exchange_api__)
 
 

@@ -320,9 +320,9 @@ cdef int raise_bad_capsule(object capsule) except -1:
                         f"{type(capsule).__name__}")
     text = capsule_name(capsule)
     if text.startswith("used_dltensor"):
-        raise ValueError(f"from_dlpack(): the DLPack capsule '{text}' was already consumed; "
+        raise TypeError(f"from_dlpack(): the DLPack capsule '{text}' was already consumed; "
                          "a DLPack PyCapsule can only be consumed once")
-    raise ValueError(f"from_dlpack(): expected a DLPack capsule named 'dltensor' or "
+    raise TypeError(f"from_dlpack(): expected a DLPack capsule named 'dltensor' or "
                      f"'dltensor_versioned', got '{text}'")
 
 
