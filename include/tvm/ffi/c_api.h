@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* c_api.h: the stable TVM FFI C ABI (binary compatible with Apache TVM FFI 0.1.x). */
+/*!
+ * \file
+ * \brief c_api.h: the stable TVM FFI C ABI (binary compatible with Apache TVM FFI 0.1.x).
+ */
 /*
  * Conventions used throughout this header:
  * - "SC" functions return 0 on success; on failure they store exactly one error object in the
@@ -19,12 +22,17 @@
  * Section 0: export macros and version
  * ------------------------------------------------------------------------------------------ */
 
+/*! \brief Marks a definition that several libraries may each carry; the linker keeps one. */
 #if defined(_MSC_VER)
 #define TVM_FFI_WEAK __declspec(selectany)
 #else
 #define TVM_FFI_WEAK __attribute__((weak))
 #endif
 
+/*!
+ * \brief Exports a runtime function from libtvm_ffi (imports it on Windows unless
+ *        TVM_FFI_EXPORTS is defined); define it beforehand to override.
+ */
 #ifndef TVM_FFI_DLL
 #if defined(_WIN32)
 #ifdef TVM_FFI_EXPORTS
@@ -40,6 +48,7 @@
 #endif
 #endif
 
+/*! \brief Exports a symbol from the library being built (e.g. a module's functions). */
 #ifndef TVM_FFI_DLL_EXPORT
 #if defined(_WIN32)
 #define TVM_FFI_DLL_EXPORT __declspec(dllexport)
@@ -50,8 +59,10 @@
 #endif
 #endif
 
-/* Marks a function without side effects whose result depends only on its arguments and
-   non-volatile memory (GCC/Clang pure). */
+/*!
+ * \brief Marks a function without side effects whose result depends only on its arguments
+ *        and non-volatile memory (GCC/Clang pure).
+ */
 #if defined(__GNUC__) || defined(__clang__)
 #define TVM_FFI_ATTRIBUTE_PURE __attribute__((__pure__))
 #else
@@ -74,8 +85,11 @@ extern "C" {
 
 /*! \brief A version triple (12 bytes, align 4). */
 typedef struct {
+  /*! \brief Major version number. */
   uint32_t major;
+  /*! \brief Minor version number. */
   uint32_t minor;
+  /*! \brief Patch version number. */
   uint32_t patch;
 } TVMFFIVersion;
 
@@ -92,43 +106,74 @@ enum TVMFFITypeIndex : int32_t {
 #else
 typedef enum {
 #endif
+  /*! \brief Any type; used only in reflection metadata, never stored in a cell. */
   kTVMFFIAny = -1,
+  /*! \brief The null value. */
   kTVMFFINone = 0,
+  /*! \brief A 64-bit signed integer in v_int64. */
   kTVMFFIInt = 1,
+  /*! \brief A boolean, stored as 0 or 1 in v_int64. */
   kTVMFFIBool = 2,
+  /*! \brief A double in v_float64. */
   kTVMFFIFloat = 3,
+  /*! \brief An untyped pointer in v_ptr, not owned. */
   kTVMFFIOpaquePtr = 4,
+  /*! \brief A DLDataType held by value in v_dtype. */
   kTVMFFIDataType = 5,
+  /*! \brief A DLDevice held by value in v_device. */
   kTVMFFIDevice = 6,
+  /*! \brief A borrowed DLTensor pointer in v_ptr. */
   kTVMFFIDLTensorPtr = 7,
+  /*! \brief A borrowed NUL-terminated C string in v_c_str (view cells only). */
   kTVMFFIRawStr = 8,
+  /*! \brief A borrowed TVMFFIByteArray pointer in v_ptr (view cells only). */
   kTVMFFIByteArrayPtr = 9,
+  /*! \brief The address of a movable object slot in v_ptr (view cells only). */
   kTVMFFIObjectRValueRef = 10,
+  /*! \brief A string of at most 7 bytes stored inline in v_bytes. */
   kTVMFFISmallStr = 11,
+  /*! \brief Bytes, at most 7 of them, stored inline in v_bytes. */
   kTVMFFISmallBytes = 12,
   /*! \brief Marker a structural mutator returns when it produced no new value. */
   kTVMFFIUnchanged = 13,
+  /*! \brief First index of the reference-counted object types. */
   kTVMFFIStaticObjectBegin = 64,
+  /*! \brief ffi.Object, the root of all object types. */
   kTVMFFIObject = 64,
+  /*! \brief ffi.String: a string object (payload TVMFFIByteArray). */
   kTVMFFIStr = 65,
+  /*! \brief ffi.Bytes: a bytes object (payload TVMFFIByteArray). */
   kTVMFFIBytes = 66,
+  /*! \brief ffi.Error: an error object (payload TVMFFIErrorCell). */
   kTVMFFIError = 67,
+  /*! \brief ffi.Function: a callable object (payload TVMFFIFunctionCell). */
   kTVMFFIFunction = 68,
+  /*! \brief ffi.Shape: an immutable int64 shape (payload TVMFFIShapeCell). */
   kTVMFFIShape = 69,
+  /*! \brief ffi.Tensor: an n-dimensional array (payload DLTensor). */
   kTVMFFITensor = 70,
+  /*! \brief ffi.Array: an immutable, copy-on-write sequence (payload TVMFFISeqCell). */
   kTVMFFIArray = 71,
+  /*! \brief ffi.Map: an immutable, copy-on-write hash map. */
   kTVMFFIMap = 72,
+  /*! \brief ffi.Module: a loaded library or other collection of functions. */
   kTVMFFIModule = 73,
+  /*! \brief ffi.OpaquePyObject: a foreign object (payload TVMFFIOpaqueObjectCell). */
   kTVMFFIOpaquePyObject = 74,
+  /*! \brief ffi.List: a mutable sequence (payload TVMFFISeqCell). */
   kTVMFFIList = 75,
+  /*! \brief ffi.Dict: a mutable hash map. */
   kTVMFFIDict = 76,
+  /*! \brief ffi.VisitInterrupt: stops a structural visit, carrying an owning cell. */
   kTVMFFIVisitInterrupt = 77,
   /*!
    * \brief Integer outside the int64 range (payload TVMFFIBigIntCell). Values that fit in
    *        int64 are always Int cells, never BigInt objects.
    */
   kTVMFFIBigInt = 78,
+  /*! \brief One past the last static object index; its value changes between versions. */
   kTVMFFIStaticObjectEnd,
+  /*! \brief First index handed out to types registered at run time. */
   kTVMFFIDynObjectBegin = 128
 #ifdef __cplusplus
 };
@@ -177,6 +222,7 @@ typedef struct {
   union {
     /*! \brief Called with TVMFFIObjectDeleterFlagBitMask flags; NULL means never freed. */
     void (*deleter)(void* self, int flags);
+    /*! \brief Keeps the union, and so the header, 8-byte aligned. */
     int64_t __ensure_align;
   };
 } TVMFFIObject;
@@ -196,27 +242,40 @@ typedef struct {
     uint32_t small_str_len;
   };
   union {
+    /*! \brief Int and Bool values. */
     int64_t v_int64;
+    /*! \brief Float values. */
     double v_float64;
+    /*! \brief OpaquePtr, DLTensorPtr, ByteArrayPtr and ObjectRValueRef values. */
     void* v_ptr;
+    /*! \brief RawStr values. */
     const char* v_c_str;
+    /*! \brief Objects (type_index >= 64). */
     TVMFFIObject* v_obj;
+    /*! \brief DataType values. */
     DLDataType v_dtype;
+    /*! \brief Device values. */
     DLDevice v_device;
+    /*! \brief SmallStr and SmallBytes contents (small_str_len of them are used). */
     char v_bytes[8];
+    /*! \brief The raw 8 bytes, e.g. to clear or compare the whole payload. */
     uint64_t v_uint64;
   };
 } TVMFFIAny;
 
 /*! \brief A borrowed run of bytes; not NUL-terminated in general. */
 typedef struct {
+  /*! \brief First byte (may be NULL when size is 0). */
   const char* data;
+  /*! \brief Number of bytes. */
   size_t size;
 } TVMFFIByteArray;
 
 /*! \brief Payload of a Shape object (at handle + 24). */
 typedef struct {
+  /*! \brief The dimensions, size of them. */
   const int64_t* data;
+  /*! \brief Number of dimensions. */
   size_t size;
 } TVMFFIShapeCell;
 
@@ -228,6 +287,7 @@ typedef struct {
  *       size >= 2 because values that fit in int64 are Int cells.
  */
 typedef struct {
+  /*! \brief Number of int64 words that follow the cell (at least 2). */
   size_t size;
 } TVMFFIBigIntCell;
 
@@ -237,7 +297,9 @@ enum TVMFFIBacktraceUpdateMode : int32_t {
 #else
 typedef enum {
 #endif
+  /*! \brief The new text replaces the backtrace. */
   kTVMFFIBacktraceUpdateModeReplace = 0,
+  /*! \brief The new text is appended to the backtrace. */
   kTVMFFIBacktraceUpdateModeAppend = 1
 #ifdef __cplusplus
 };
@@ -283,12 +345,15 @@ typedef int (*TVMFFISafeCallType)(void* handle, const TVMFFIAny* args, int32_t n
  * \note cpp_call is NULL for every function this runtime and its headers create.
  */
 typedef struct {
+  /*! \brief The packed implementation every caller may use. */
   TVMFFISafeCallType safe_call;
+  /*! \brief Optional C++-convention entry that compiled C++ calls instead; usually NULL. */
   void* cpp_call;
 } TVMFFIFunctionCell;
 
 /*! \brief Payload of an OpaquePyObject (at handle + 24): the foreign object pointer. */
 typedef struct {
+  /*! \brief The foreign object (e.g. a PyObject*), released by the object's deleter. */
   void* handle;
 } TVMFFIOpaqueObjectCell;
 
@@ -297,9 +362,13 @@ typedef struct {
  * \note data points to capacity owning cells, the first size of which are live.
  */
 typedef struct TVMFFISeqCell {
+  /*! \brief The element cells. */
   void* data;
+  /*! \brief Number of live elements. */
   int64_t size;
+  /*! \brief Number of cells data has room for. */
   int64_t capacity;
+  /*! \brief Frees data; NULL when the cells live inside the object (Array). */
   void (*data_deleter)(void*);
 } TVMFFISeqCell;
 
@@ -316,7 +385,9 @@ typedef struct {
  *       MemoryError when out of memory) and returns NULL.
  */
 typedef struct {
+  /*! \brief Returns an uninitialised body of size bytes, aligned, for an object of type_index. */
   void* (*allocate)(size_t size, size_t alignment, int32_t type_index, void* context);
+  /*! \brief Passed back unchanged to every allocate call. */
   void* context;
 } TVMFFICustomAllocator;
 
@@ -330,23 +401,37 @@ enum TVMFFIFieldFlagBitMask : int32_t {
 #else
 typedef enum {
 #endif
+  /*! \brief The field can be set after construction. */
   kTVMFFIFieldFlagBitMaskWritable = 1 << 0,
+  /*! \brief default_value_or_factory holds the field's default. */
   kTVMFFIFieldFlagBitMaskHasDefault = 1 << 1,
+  /*! \brief A method (or global function) takes no self argument. */
   kTVMFFIFieldFlagBitMaskIsStaticMethod = 1 << 2,
+  /*! \brief Structural equality and hashing skip the field. */
   kTVMFFIFieldFlagBitMaskSEqHashIgnore = 1 << 3,
+  /*! \brief Definition region: free variables in it, and in their fields, are definitions. */
   kTVMFFIFieldFlagBitMaskSEqHashDefRecursive = 1 << 4,
+  /*! \brief The default is a Function called with no arguments for each new object. */
   kTVMFFIFieldFlagBitMaskDefaultFromFactory = 1 << 5,
+  /*! \brief repr() leaves the field out. */
   kTVMFFIFieldFlagBitMaskReprOff = 1 << 6,
+  /*! \brief Generated comparisons leave the field out. */
   kTVMFFIFieldFlagBitMaskCompareOff = 1 << 7,
+  /*! \brief Generated hashing leaves the field out. */
   kTVMFFIFieldFlagBitMaskHashOff = 1 << 8,
+  /*! \brief The generated constructor takes no argument for the field. */
   kTVMFFIFieldFlagBitMaskInitOff = 1 << 9,
+  /*! \brief The generated constructor takes the field as a keyword argument only. */
   kTVMFFIFieldFlagBitMaskKwOnly = 1 << 10,
+  /*! \brief setter is a Function called with (field address as OpaquePtr, value). */
   kTVMFFIFieldFlagBitSetterIsFunctionObj = 1 << 11,
+  /*! \brief Definition region: free variables in it are definitions; their fields are uses. */
   kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive = 1 << 12,
   /*! \brief Spelling of bit 4 used by headers before 0.1.12. */
   kTVMFFIFieldFlagBitMaskSEqHashDef = 1 << 4,
-  /*! \brief Spellings of bits 4 and 12 since 0.1.15: a pattern (recursive) or simple definition. */
+  /*! \brief Spelling of bit 4 since 0.1.15 (see SEqHashDefRecursive). */
   kTVMFFIFieldFlagBitMaskSEqHashDefPattern = 1 << 4,
+  /*! \brief Spelling of bit 12 since 0.1.15 (see SEqHashDefNonRecursive). */
   kTVMFFIFieldFlagBitMaskSEqHashDefSimple = 1 << 12
 #ifdef __cplusplus
 };
@@ -360,11 +445,17 @@ enum TVMFFISEqHashKind : int32_t {
 #else
 typedef enum {
 #endif
+  /*! \brief Structural equality and hashing of the type fail with TypeError. */
   kTVMFFISEqHashKindUnsupported = 0,
+  /*! \brief Compared and hashed by its fields, with no identity of its own. */
   kTVMFFISEqHashKindTreeNode = 1,
+  /*! \brief A variable: equal to another only where a definition region binds the two. */
   kTVMFFISEqHashKindFreeVar = 2,
+  /*! \brief Compared by fields, and once matched, bound to its partner (sharing must agree). */
   kTVMFFISEqHashKindDAGNode = 3,
+  /*! \brief A tree node whose identical instances are equal without looking at the fields. */
   kTVMFFISEqHashKindConstTreeNode = 4,
+  /*! \brief Equal only to the very same instance. */
   kTVMFFISEqHashKindUniqueInstance = 5
 #ifdef __cplusplus
 };
@@ -378,11 +469,15 @@ enum TVMFFIDefRegionKind : int32_t {
 #else
 typedef enum {
 #endif
+  /*! \brief Not a definition region: free variables are uses. */
   kTVMFFIDefRegionKindNone = 0,
+  /*! \brief Free variables met in the region, and in their fields, are definitions. */
   kTVMFFIDefRegionKindRecursive = 1,
+  /*! \brief Free variables met in the region are definitions; their own fields are uses. */
   kTVMFFIDefRegionKindNonRecursive = 2,
-  /*! \brief Spellings of 1 and 2 since 0.1.15. */
+  /*! \brief Spelling of Recursive since 0.1.15. */
   kTVMFFIDefRegionKindPattern = 1,
+  /*! \brief Spelling of NonRecursive since 0.1.15. */
   kTVMFFIDefRegionKindSimple = 2
 #ifdef __cplusplus
 };
@@ -399,28 +494,36 @@ typedef int (*TVMFFIObjectCreator)(TVMFFIObjectHandle* result);
 
 /*! \brief A reflected field of an object type (120 bytes). */
 typedef struct {
+  /*! \brief Field name. */
   TVMFFIByteArray name;
+  /*! \brief Docstring, or empty. */
   TVMFFIByteArray doc;
   /*! \brief JSON metadata. */
   TVMFFIByteArray metadata;
   /*! \brief TVMFFIFieldFlagBitMask bits. */
   int64_t flags;
+  /*! \brief Size of the field in bytes. */
   int64_t size;
+  /*! \brief Alignment of the field in bytes. */
   int64_t alignment;
   /*! \brief Byte offset of the field from the object handle (the header). */
   int64_t offset;
+  /*! \brief Reads the field. */
   TVMFFIFieldGetter getter;
   /*! \brief A TVMFFIFieldSetter, or a Function handle when kTVMFFIFieldFlagBitSetterIsFunctionObj.
    */
   void* setter;
   /*! \brief Default value, or a no-argument Function when DefaultFromFactory is set. */
   TVMFFIAny default_value_or_factory;
+  /*! \brief Static type index of the field's C++ type (kTVMFFIAny when it is not fixed). */
   int32_t field_static_type_index;
 } TVMFFIFieldInfo;
 
 /*! \brief A reflected method or global function (72 bytes). */
 typedef struct {
+  /*! \brief Method or function name. */
   TVMFFIByteArray name;
+  /*! \brief Docstring, or empty. */
   TVMFFIByteArray doc;
   /*! \brief JSON metadata (usually with a "type_schema" entry). */
   TVMFFIByteArray metadata;
@@ -432,11 +535,13 @@ typedef struct {
 
 /*! \brief Extra per-type information (32 bytes). */
 typedef struct {
+  /*! \brief Docstring of the type, or empty. */
   TVMFFIByteArray doc;
   /*! \brief Default constructor, or NULL. */
   TVMFFIObjectCreator creator;
   /*! \brief sizeof the C++ object, or 0 when unknown. */
   int32_t total_size;
+  /*! \brief How the type takes part in structural equality and hashing. */
   TVMFFISEqHashKind structural_eq_hash_kind;
 } TVMFFITypeMetadata;
 
@@ -446,8 +551,11 @@ typedef struct {
  *       otherwise None. The column's address never changes; data and size may.
  */
 typedef struct {
+  /*! \brief Rows from begin_index on, as owning cells. */
   const TVMFFIAny* data;
+  /*! \brief Number of rows in data. */
   int32_t size;
+  /*! \brief Type index of data[0] (kept at 0, as upstream does). */
   int32_t begin_index;
 } TVMFFITypeAttrColumn;
 
@@ -457,15 +565,23 @@ typedef struct {
  *       fields and methods may move when more are registered: read them fresh each time.
  */
 typedef struct TVMFFITypeInfo {
+  /*! \brief Type index of the type. */
   int32_t type_index;
+  /*! \brief Number of ancestors (0 for ffi.Object). */
   int32_t type_depth;
+  /*! \brief Unique registered name, such as "ffi.Array". */
   TVMFFIByteArray type_key;
+  /*! \brief type_depth ancestors, root first. */
   const struct TVMFFITypeInfo** type_ancestors;
   /*! \brief std::hash<std::string_view> of the key (libstdc++). */
   uint64_t type_key_hash;
+  /*! \brief Number of entries in fields. */
   int32_t num_fields;
+  /*! \brief Number of entries in methods. */
   int32_t num_methods;
+  /*! \brief The type's own reflected fields (not inherited ones). */
   const TVMFFIFieldInfo* fields;
+  /*! \brief The type's own reflected methods. */
   const TVMFFIMethodInfo* methods;
   /*! \brief NULL until TVMFFITypeRegisterMetadata is called. */
   const TVMFFITypeMetadata* metadata;

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* c_env_api.h: the environment C API (streams, tensor allocator, signals, module symbols). */
+/*!
+ * \file
+ * \brief c_env_api.h: the environment C API (streams, tensor allocator, signals, module
+ *        symbols).
+ */
 #ifndef TVM_FFI_EXTRA_C_ENV_API_H_
 #define TVM_FFI_EXTRA_C_ENV_API_H_
 

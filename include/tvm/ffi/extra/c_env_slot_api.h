@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* c_env_slot_api.h: direct access to the calling thread's DLPack tensor allocator, for
- * frontends that install a framework's allocator around every call they make. An addition to
- * the C ABI of c_env_api.h, which it leaves unchanged. */
+/*!
+ * \file
+ * \brief c_env_slot_api.h: direct access to the calling thread's DLPack tensor allocator, for
+ *        frontends that install a framework's allocator around every call they make. An
+ *        addition to the C ABI of c_env_api.h, which it leaves unchanged.
+ */
 #ifndef TVM_FFI_EXTRA_C_ENV_SLOT_API_H_
 #define TVM_FFI_EXTRA_C_ENV_SLOT_API_H_
 

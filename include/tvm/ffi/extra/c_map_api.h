@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* c_map_api.h: building a Map or Dict from key/value cells in one C call, for frontends that
- * convert a mapping of their own (Python's dict) without going through the packed global
- * ffi.Map. An addition to the C ABI of c_api.h, which it leaves unchanged. */
+/*!
+ * \file
+ * \brief c_map_api.h: building a Map or Dict from key/value cells in one C call, for
+ *        frontends that convert a mapping of their own (Python's dict) without going through
+ *        the packed global ffi.Map. An addition to the C ABI of c_api.h, which it leaves
+ *        unchanged.
+ */
 #ifndef TVM_FFI_EXTRA_C_MAP_API_H_
 #define TVM_FFI_EXTRA_C_MAP_API_H_
 
