@@ -321,9 +321,9 @@ cdef int raise_bad_capsule(object capsule) except -1:
     text = capsule_name(capsule)
     if text.startswith("used_dltensor"):
         raise TypeError(f"from_dlpack(): the DLPack capsule '{text}' was already consumed; "
-                         "a DLPack PyCapsule can only be consumed once")
+                        "a DLPack PyCapsule can only be consumed once")
     raise TypeError(f"from_dlpack(): expected a DLPack capsule named 'dltensor' or "
-                     f"'dltensor_versioned', got '{text}'")
+                    f"'dltensor_versioned', got '{text}'")
 
 
 cdef object consumer_stream_of(object value, const CallContext* ctx):
