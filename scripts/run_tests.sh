@@ -8,12 +8,30 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 JOBS="${JOBS:-2}"
-step() { echo; echo "=== run_tests.sh: $* (at ${SECONDS} s) ==="; }
+stage_names=()
+stage_starts=()
+step() {
+  stage_names+=("$*")
+  stage_starts+=("${SECONDS}")
+  echo
+  echo "=== run_tests.sh: $* (at ${SECONDS} s) ==="
+}
+
+# stage_times: how long each step took (the last one until now), printed at the end of every
+# run, failed ones included.
+stage_times() {
+  local i end
+  echo "run_tests.sh: time per step:"
+  for i in "${!stage_names[@]}"; do
+    end="${stage_starts[$((i + 1))]:-${SECONDS}}"
+    printf '  %5d s  %s\n' "$((end - stage_starts[i]))" "${stage_names[i]}"
+  done
+}
 
 # Checks that cannot run on this machine append a "SKIPPED: <step>: <reason>" line here.
 TVM_FFI_SKIPPED_LOG="$(mktemp)"
 export TVM_FFI_SKIPPED_LOG
-trap 'rm -f "${TVM_FFI_SKIPPED_LOG}"' EXIT
+trap 'stage_times; rm -f "${TVM_FFI_SKIPPED_LOG}"' EXIT
 
 step "install dependencies"
 bash scripts/install_deps.sh
