@@ -44,13 +44,16 @@ def compile_command(compiler: list[str], source: str, output: str) -> list[str]:
     return ["sh", str(SCRIPT), *compiler, "-O2", "-c", source, "-o", output]
 
 
+def compile_on_terminal(compiler: list[str], source: str, output: str) -> tuple[str, int]:
+    """What the script writes to the terminal around one compile, and its exit status."""
+    return run_on_terminal(compile_command(compiler, source, output))
+
+
 def test_terminal_shows_the_part_compiling_and_its_time() -> None:
-    output, status = run_on_terminal(
-        compile_command(
-            ["sh", "-c", "sleep 1", "compiler"],
-            "/src/python/tvm_ffi/cython/core.c",
-            "CMakeFiles/tvm_ffi_cython.dir/python/tvm_ffi/cython/core.c.o",
-        )
+    output, status = compile_on_terminal(
+        ["sh", "-c", "sleep 1", "compiler"],
+        "/src/python/tvm_ffi/cython/core.c",
+        "CMakeFiles/tvm_ffi_cython.dir/python/tvm_ffi/cython/core.c.o",
     )
     assert status == 0
     started, finished = output.splitlines()
@@ -64,24 +67,20 @@ def test_terminal_shows_the_part_compiling_and_its_time() -> None:
 
 
 def test_a_unity_batch_is_named_by_its_library() -> None:
-    output, status = run_on_terminal(
-        compile_command(
-            ["true"],
-            "/b/CMakeFiles/tvm_ffi_shared.dir/Unity/unity_0_cxx.cxx",
-            "CMakeFiles/tvm_ffi_shared.dir/Unity/unity_0_cxx.cxx.o",
-        )
+    output, status = compile_on_terminal(
+        ["true"],
+        "/b/CMakeFiles/tvm_ffi_shared.dir/Unity/unity_0_cxx.cxx",
+        "CMakeFiles/tvm_ffi_shared.dir/Unity/unity_0_cxx.cxx.o",
     )
     assert status == 0
     assert output.splitlines()[0] == "tvm_ffi build: compiling the runtime, libtvm_ffi.so ..."
 
 
 def test_a_failed_compile_keeps_its_status_and_says_how_to_see_why() -> None:
-    output, status = run_on_terminal(
-        compile_command(
-            ["sh", "-c", "exit 3", "compiler"],
-            "/src/ffi/object.cc",
-            "CMakeFiles/tvm_ffi_testing.dir/src/ffi/object.cc.o",
-        )
+    output, status = compile_on_terminal(
+        ["sh", "-c", "exit 3", "compiler"],
+        "/src/ffi/object.cc",
+        "CMakeFiles/tvm_ffi_testing.dir/src/ffi/object.cc.o",
     )
     assert status == 3
     last = output.splitlines()[-1]
