@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
+import importlib.util
 import os
 import sys
 from collections.abc import Sequence
@@ -17,6 +19,24 @@ if TYPE_CHECKING:
 _PKG_DIR = Path(__file__).resolve().parent
 # In a development checkout the package sits at <repo>/python/tvm_ffi.
 _DEV_ROOT = _PKG_DIR.parent.parent
+
+
+@functools.cache
+def _package_dirs() -> tuple[Path, ...]:
+    """Return the package folders that may hold the build's files, this package's first.
+
+    An editable install (``pip install -e .``) runs the Python files from the source tree while
+    the build puts the libraries, the extension, the headers and the CMake files into
+    site-packages; the import system knows that folder as the one of the ``core`` extension.
+    """
+    dirs = [_PKG_DIR]
+    with contextlib.suppress(ImportError, ValueError):
+        spec = importlib.util.find_spec(f"{__package__}.core")
+        if spec is not None and spec.origin:
+            built = Path(spec.origin).resolve().parent
+            if built != _PKG_DIR:
+                dirs.append(built)
+    return tuple(dirs)
 
 
 def _rel_top_directory() -> Path:
@@ -56,8 +76,8 @@ def _env_search_dirs() -> list[Path]:
 
 
 def _lib_search_dirs() -> list[Path]:
-    dirs = [
-        _PKG_DIR / "lib",
+    dirs = [d / "lib" for d in _package_dirs()]
+    dirs += [
         _PKG_DIR / "build" / "lib",
         _DEV_ROOT / "build" / "lib",
         _DEV_ROOT / "build",
@@ -124,7 +144,7 @@ def find_include_path() -> str:
     RuntimeError
         If no include directory is found.
     """
-    candidates = [_PKG_DIR / "include", _DEV_ROOT / "include"]
+    candidates = [d / "include" for d in _package_dirs()] + [_DEV_ROOT / "include"]
     header = _find_first(
         "find_include_path", "tvm/ffi/c_api.h", [d / "tvm" / "ffi" / "c_api.h" for d in candidates]
     )
@@ -144,8 +164,7 @@ def find_dlpack_include_path() -> str:
     RuntimeError
         If no include directory holds ``dlpack/dlpack.h``.
     """
-    candidates = [
-        _PKG_DIR / "include",
+    candidates = [d / "include" for d in _package_dirs()] + [
         _DEV_ROOT / "include",
         _DEV_ROOT / "3rdparty" / "dlpack" / "include",
     ]
@@ -170,7 +189,7 @@ def find_python_helper_include_path() -> str:
     RuntimeError
         If the helper header is not found.
     """
-    candidates = [_PKG_DIR / "include", _PKG_DIR / "cython"]
+    candidates = [d / "include" for d in _package_dirs()] + [_PKG_DIR / "cython"]
     name = "tvm_ffi_python_helpers.h"
     return str(
         Path(
@@ -192,7 +211,8 @@ def find_cmake_path() -> str:
     RuntimeError
         If the package config file is not found.
     """
-    candidates = [_PKG_DIR / "share" / "cmake" / "tvm_ffi", _DEV_ROOT / "build"]
+    candidates = [d / "share" / "cmake" / "tvm_ffi" for d in _package_dirs()]
+    candidates.append(_DEV_ROOT / "build")
     name = "tvm_ffi-config.cmake"
     return str(Path(_find_first("find_cmake_path", name, [d / name for d in candidates])).parent)
 
@@ -210,7 +230,7 @@ def find_source_path() -> str:
     RuntimeError
         If the sources are not found.
     """
-    candidates = [_PKG_DIR / "src", _DEV_ROOT / "src"]
+    candidates = [d / "src" for d in _package_dirs()] + [_DEV_ROOT / "src"]
     return str(
         Path(_find_first("find_source_path", "src/ffi", [d / "ffi" for d in candidates])).parent
     )
@@ -229,7 +249,9 @@ def find_cython_lib() -> str:
     RuntimeError
         If the extension is not built.
     """
-    candidates = sorted(_PKG_DIR.glob("core.*.so")) + sorted(_PKG_DIR.glob("core*.pyd"))
+    candidates = []
+    for folder in _package_dirs():
+        candidates += sorted(folder.glob("core.*.so")) + sorted(folder.glob("core*.pyd"))
     candidates += sorted((_DEV_ROOT / "build").glob("core.*.so"))
     if not candidates:
         raise RuntimeError(
