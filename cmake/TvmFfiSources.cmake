@@ -39,6 +39,7 @@ set(TVM_FFI_RUNTIME_SOURCES
   src/ffi/library_module.cc
   src/ffi/library_open.cc
   src/ffi/map_build.cc
+  src/ffi/map_find.cc
   src/ffi/module.cc
   src/ffi/object.cc
   src/ffi/recursive_compare.cc
@@ -109,6 +110,7 @@ set(TVM_FFI_CPP_TEST_SOURCES
   tests/cpp/test_json.cc
   tests/cpp/test_json_bounds.cc
   tests/cpp/test_list.cc
+  tests/cpp/test_c_map_api.cc
   tests/cpp/test_map.cc
   tests/cpp/test_memory.cc
   tests/cpp/test_module.cc

@@ -33,7 +33,8 @@ std::string StepRepr(const AccessStepObj* step, const Function& repr) {
     case AccessKind::kMapItemMissing:
       return "[<missing:" + ReprOf(repr, step->key) + ">]";
   }
-  TVM_FFI_THROW(ValueError) << "unknown access kind " << static_cast<int32_t>(step->kind);
+  TVM_FFI_THROW(ValueError) << "AccessPath.__repr__: unknown access kind "
+                            << static_cast<int32_t>(step->kind);
   TVM_FFI_UNREACHABLE();
 }
 

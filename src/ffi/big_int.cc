@@ -23,13 +23,15 @@ namespace {
 
 /// The integer whose two's-complement words are the bytes of input.
 BigInt BigIntFromByteArray(const TVMFFIByteArray* input) {
-  if (input == nullptr) TVM_FFI_THROW(ValueError) << "BigInt content must not be NULL";
+  if (input == nullptr)
+    TVM_FFI_THROW(ValueError) << "TVMFFIBigIntFromByteArray(): the content is NULL";
   if (input->size % sizeof(int64_t) != 0) {
-    TVM_FFI_THROW(ValueError) << "BigInt content must contain whole 64-bit words, got "
+    TVM_FFI_THROW(ValueError) << "TVMFFIBigIntFromByteArray(): expected whole 64-bit words, got "
                               << input->size << " bytes";
   }
   if (input->size != 0 && input->data == nullptr) {
-    TVM_FFI_THROW(ValueError) << "BigInt content has " << input->size << " bytes but no data";
+    TVM_FFI_THROW(ValueError) << "TVMFFIBigIntFromByteArray(): the content has " << input->size
+                              << " bytes but no data";
   }
   // Copied first: the caller's bytes need not be aligned for uint64_t.
   std::vector<uint64_t> words(input->size / sizeof(int64_t));
@@ -99,7 +101,8 @@ extern "C" {
 int TVMFFIBigIntFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) {
   using namespace tvm::ffi;  // NOLINT(*)
   TVM_FFI_SAFE_CALL_BEGIN();
-  if (out == nullptr) TVM_FFI_THROW(ValueError) << "BigInt output cell must not be NULL";
+  if (out == nullptr)
+    TVM_FFI_THROW(ValueError) << "TVMFFIBigIntFromByteArray(): the output cell is NULL";
   TypeTraits<BigInt>::MoveToAny(BigIntFromByteArray(input), out);
   TVM_FFI_SAFE_CALL_END();
 }

@@ -64,7 +64,8 @@ TVM_FFI_STATIC_INIT_BLOCK() {
   reflection::GlobalDef().def_packed(
       "ffi.ContainerFindFirstNonCPUDevice", [](PackedArgs args, Any* rv) {
         if (args.size() != 1) {
-          TVM_FFI_THROW(TypeError) << "ffi.ContainerFindFirstNonCPUDevice takes 1 argument";
+          TVM_FFI_THROW(TypeError)
+              << "ffi.ContainerFindFirstNonCPUDevice(): expected 1 argument, got " << args.size();
         }
         std::optional<DLDevice> device = FirstNonCPUDevice(args[0]);
         if (device.has_value()) {

@@ -120,10 +120,10 @@ Any IterStep(MapIterState* it, int64_t command) {
     }
     return it->index != m->IterEnd();
   }
-  if (at_end) TVM_FFI_THROW(IndexError) << "map iterator is past the end";
+  if (at_end) TVM_FFI_THROW(IndexError) << "ForwardIterFunctor: the iterator is past the end";
   if (command == 0) return m->KeyAt(it->index);
   if (command == 1) return m->ValueAt(it->index);
-  TVM_FFI_THROW(ValueError) << "map iterator: unknown command " << command;
+  TVM_FFI_THROW(ValueError) << "ForwardIterFunctor: unknown iterator command " << command;
   TVM_FFI_UNREACHABLE();
 }
 
@@ -132,7 +132,8 @@ Function ForwardIterFunctor(ObjectRef holder, const MapBaseObj* m) {
   MapIterState state{m, m->IterBegin(), m->size_, m->data_, m->slots_, 0};
   return Function::FromPacked(
       [holder, state](const AnyView* args, int32_t num_args, Any* rv) mutable {
-        if (num_args != 1) TVM_FFI_THROW(TypeError) << "map iterator: expected 1 argument";
+        if (num_args != 1)
+          TVM_FFI_THROW(TypeError) << "ForwardIterFunctor: expected 1 argument, got " << num_args;
         *rv = IterStep(&state, args[0].cast<int64_t>());
       });
 }

@@ -155,7 +155,8 @@ void DeleteFrontendObject(void* self, int flags) {
 /// A new object of the type: zeroed fields, one strong and one weak reference.
 ObjectRef NewFrontendObject(int32_t type_index, int64_t total_size) {
   void* memory = std::calloc(1, static_cast<size_t>(total_size));
-  if (memory == nullptr) TVM_FFI_THROW(RuntimeError) << "out of memory allocating an object";
+  if (memory == nullptr)
+    TVM_FFI_THROW(RuntimeError) << "NewFrontendObject: out of memory allocating an object";
   auto* header = static_cast<TVMFFIObject*>(memory);
   header->combined_ref_count = (uint64_t{1} << 32) | 1;
   header->type_index = type_index;

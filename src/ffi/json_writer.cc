@@ -226,8 +226,8 @@ class JSONWriter {
   void Open(const Any& value, bool is_object, char bracket) {
     const ffi::Object* obj = value.as<ffi::Object>();
     if (!active_.insert(obj).second) {
-      TVM_FFI_THROW(ValueError) << "Cannot write a cyclic value: a `" << value.GetTypeKey()
-                                << "` contains itself";
+      TVM_FFI_THROW(ValueError) << "json.Stringify: cannot write a cyclic value; a `"
+                                << value.GetTypeKey() << "` contains itself";
     }
     uint64_t begin = is_object ? static_cast<const MapBaseObj*>(obj)->IterBegin() : 0;
     stack_.push_back(OpenWrittenContainer{obj, is_object, begin});

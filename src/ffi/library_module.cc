@@ -185,7 +185,7 @@ class BinReader {
  private:
   void Require(uint64_t n) const {
     if (n > size_ - pos_) {
-      TVM_FFI_THROW(ValueError) << "Malformed " << symbol::tvm_ffi_library_bin
+      TVM_FFI_THROW(ValueError) << "Module::LoadFromFile: malformed " << symbol::tvm_ffi_library_bin
                                 << ": truncated at byte " << pos_;
     }
   }
@@ -199,8 +199,8 @@ Module ModuleFromBytes(const std::string& kind, const std::string& payload) {
   std::string loader_name = "ffi.Module.load_from_bytes." + kind;
   std::optional<Function> loader = Function::GetGlobal(loader_name);
   if (!loader.has_value()) {
-    TVM_FFI_THROW(RuntimeError) << "Library embeds a module of kind '" << kind
-                                << "' but no loader is registered as " << loader_name;
+    TVM_FFI_THROW(RuntimeError) << "Module::LoadFromFile: the library embeds a module of kind '"
+                                << kind << "' but no loader is registered as " << loader_name;
   }
   return (*loader)(Bytes(payload)).cast<Module>();
 }
@@ -220,12 +220,14 @@ Module ModuleFromLibraryBin(const char* bin, const Module& library) {
   }
   for (size_t i = 0; i < modules.size(); ++i) {
     if (indptr[i] > indptr[i + 1] || indptr[i + 1] > children.size()) {
-      TVM_FFI_THROW(ValueError) << "Malformed " << symbol::tvm_ffi_library_bin << ": bad indptr";
+      TVM_FFI_THROW(ValueError) << "Module::LoadFromFile: malformed " << symbol::tvm_ffi_library_bin
+                                << ": bad indptr";
     }
     for (uint64_t k = indptr[i]; k < indptr[i + 1]; ++k) {
       if (children[k] >= modules.size()) {
-        TVM_FFI_THROW(ValueError) << "Malformed " << symbol::tvm_ffi_library_bin
-                                  << ": import index " << children[k] << " out of range";
+        TVM_FFI_THROW(ValueError) << "Module::LoadFromFile: malformed "
+                                  << symbol::tvm_ffi_library_bin << ": import index " << children[k]
+                                  << " out of range";
       }
       modules[i]->ImportModule(modules[children[k]]);
     }
@@ -279,7 +281,8 @@ TVM_FFI_STATIC_INIT_BLOCK() {
 extern "C" int TVMFFIEnvModRegisterContextSymbol(const char* name, void* symbol) {
   using namespace tvm::ffi;  // NOLINT(build/namespaces)
   TVM_FFI_SAFE_CALL_BEGIN();
-  if (name == nullptr) TVM_FFI_THROW(ValueError) << "context symbol name is NULL";
+  if (name == nullptr)
+    TVM_FFI_THROW(ValueError) << "TVMFFIEnvModRegisterContextSymbol(): the name is NULL";
   ContextSymbols& symbols = GlobalContextSymbols();
   std::lock_guard<std::mutex> lock(symbols.mutex);
   for (auto& entry : symbols.entries) {

@@ -35,14 +35,16 @@ void CheckAbiVersion(const std::string& path, const TVMFFIVersion& built) {
   TVMFFIVersion runtime{TVM_FFI_VERSION_MAJOR, TVM_FFI_VERSION_MINOR, TVM_FFI_VERSION_PATCH};
   if (built.major == runtime.major && (runtime.major != 0 || built.minor == runtime.minor)) return;
   TVM_FFI_THROW(LibraryImportError)
-      << "Failed to load library '" << path << "': it was built against tvm-ffi ABI "
-      << VersionText(built) << ", this runtime is " << VersionText(runtime) << " (ABI "
-      << AbiSeries(runtime) << "); rebuild the library with tvm-ffi " << AbiSeries(runtime)
+      << "Module::LoadFromFile: failed to load library '" << path
+      << "': it was built against tvm-ffi ABI " << VersionText(built) << ", this runtime is "
+      << VersionText(runtime) << " (ABI " << AbiSeries(runtime)
+      << "); rebuild the library with tvm-ffi " << AbiSeries(runtime)
       << " headers, or load it with a tvm-ffi " << AbiSeries(built) << " runtime";
 }
 
 [[noreturn]] void ThrowLoadError(const std::string& path, const std::string& problem) {
-  TVM_FFI_THROW(RuntimeError) << "Failed to load library '" << path << "': " << problem;
+  TVM_FFI_THROW(RuntimeError) << "Module::LoadFromFile: failed to load library '" << path
+                              << "': " << problem;
   TVM_FFI_UNREACHABLE();
 }
 
@@ -50,7 +52,7 @@ void CheckAbiVersion(const std::string& path, const TVMFFIVersion& built) {
 /// the constant the export headers define; anything else could bypass the check.
 [[noreturn]] void ThrowMisdeclaredAbiVersion(const std::string& path, const std::string& what) {
   TVM_FFI_THROW(LibraryImportError)
-      << "Failed to load library '" << path << "': its ABI version symbol '"
+      << "Module::LoadFromFile: failed to load library '" << path << "': its ABI version symbol '"
       << symbol::tvm_ffi_abi_version << "' is " << what << "; it must be a constant TVMFFIVersion ("
       << sizeof(TVMFFIVersion) << " bytes) initialized in read-only data, as the tvm-ffi "
       << "headers define it";

@@ -145,8 +145,8 @@ Module Module::LoadFromFile(const String& file_name) {
   std::string loader_name = "ffi.Module.load_from_file." + ext;
   std::optional<Function> loader = Function::GetGlobal(loader_name);
   if (!loader.has_value()) {
-    TVM_FFI_THROW(RuntimeError) << "Cannot load '" << file_name << "': no loader registered as "
-                                << loader_name;
+    TVM_FFI_THROW(RuntimeError) << "Module::LoadFromFile: cannot load '" << file_name
+                                << "': no loader registered as " << loader_name;
   }
   return (*loader)(file_name, ext).cast<Module>();
 }
@@ -228,7 +228,8 @@ extern "C" int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx, con
   using namespace tvm::ffi;  // NOLINT(build/namespaces)
   TVM_FFI_SAFE_CALL_BEGIN();
   if (library_ctx == nullptr || func_name == nullptr) {
-    TVM_FFI_THROW(ValueError) << "TVMFFIEnvModLookupFromImports: NULL library context or name";
+    TVM_FFI_THROW(ValueError)
+        << "TVMFFIEnvModLookupFromImports(): the library context or the name is NULL";
   }
   // The loader writes the ModuleObj address (not a handle) into __tvm_ffi__library_ctx.
   ModuleObj* module = static_cast<ModuleObj*>(library_ctx);

@@ -35,8 +35,8 @@ void BuiltinDeleteSpace(void* body) { std::free(static_cast<char*>(body) - kAllo
 /// The TVMFFICustomAllocator contract: on failure, raise the error and return NULL.
 void* BuiltinAllocate(size_t size, size_t alignment, int32_t, void*) {
   if (alignment > kAllocPrefix) {
-    TVMFFIErrorSetRaisedFromCStr("ValueError",
-                                 "object allocator: alignment above 16 bytes is not supported");
+    TVMFFIErrorSetRaisedFromCStr(
+        "ValueError", "TVMFFICustomAllocator.allocate: alignment above 16 bytes is not supported");
     return nullptr;
   }
   void* block = nullptr;
@@ -44,7 +44,7 @@ void* BuiltinAllocate(size_t size, size_t alignment, int32_t, void*) {
     block = std::aligned_alloc(kAllocPrefix, (size + 2 * kAllocPrefix - 1) & ~(kAllocPrefix - 1));
   }
   if (block == nullptr) {
-    TVMFFIErrorSetRaisedFromCStr("MemoryError", "object allocator: out of memory");
+    TVMFFIErrorSetRaisedFromCStr("MemoryError", "TVMFFICustomAllocator.allocate: out of memory");
     return nullptr;
   }
   char* body = static_cast<char*>(block) + kAllocPrefix;

@@ -154,9 +154,8 @@ class RecursiveComparer {
     std::pair<const Object*, const Object*> key(lhs, rhs);
     if (active_.count(key) != 0) {
       if (eq_only_) return 0;
-      TVM_FFI_THROW(ValueError) << "Cannot order values that contain a cycle (cyclic reference "
-                                   "detected in ordering: a "
-                                << lhs->GetTypeKey() << " refers back to itself)";
+      TVM_FFI_THROW(ValueError) << "RecursiveCompare: cyclic reference detected in ordering; a "
+                                << lhs->GetTypeKey() << " refers back to itself";
     }
     auto settled = settled_.find(key);
     if (settled != settled_.end()) return settled->second.order;

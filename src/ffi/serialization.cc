@@ -19,7 +19,8 @@ namespace {
 Any FromJSONGraphString(const String& text) {
   String error;
   json::Value graph = json::Parse(text, &error);
-  if (!error.empty()) TVM_FFI_THROW(ValueError) << "Invalid JSON graph text: " << error;
+  if (!error.empty())
+    TVM_FFI_THROW(ValueError) << "ffi.FromJSONGraphString: invalid JSON graph text; " << error;
   return FromJSONGraph(graph);
 }
 

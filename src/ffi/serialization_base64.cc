@@ -47,7 +47,7 @@ std::string Base64Encode(std::string_view bytes) {
 
 std::string Base64Decode(std::string_view text) {
   if (text.size() % 4 != 0) {
-    TVM_FFI_THROW(ValueError) << "invalid base64: length " << text.size()
+    TVM_FFI_THROW(ValueError) << "Base64Decode: invalid base64; length " << text.size()
                               << " is not a multiple of 4 (missing padding)";
   }
   std::string out;
@@ -65,8 +65,8 @@ std::string Base64Decode(std::string_view text) {
       }
       int digit = DigitValue(c);
       if (digit < 0 || pad > 0) {
-        TVM_FFI_THROW(ValueError) << "invalid base64: unexpected character at position " << i + k
-                                  << " (bad digit or padding)";
+        TVM_FFI_THROW(ValueError) << "Base64Decode: invalid base64; unexpected character at "
+                                  << i + k << " (bad digit or padding)";
       }
       group = (group << 6) | static_cast<uint32_t>(digit);
     }

@@ -51,7 +51,7 @@ bool InStackReserve() {
 
 void CheckStackRoom(const char* what) {
   if (InStackReserve()) {
-    TVM_FFI_THROW(RecursionError) << "maximum nesting depth exceeded while " << what;
+    TVM_FFI_THROW(RecursionError) << "maximum recursion depth exceeded while " << what;
   }
 }
 

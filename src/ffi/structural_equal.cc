@@ -43,7 +43,7 @@ using reflection::AccessStep;
 using structural::ChildRegion;
 using structural::RegionScope;
 
-constexpr const char* kEqualOp = "structural equality";
+constexpr const char* kEqualOp = "StructuralEqual";
 
 /// Cells of different type indices are equal only as a string (or bytes) stored small on one
 /// side and on the heap on the other; cells of one string type index compare by content too.

@@ -41,7 +41,7 @@ using details::StableHashCombine;
 using structural::ChildRegion;
 using structural::RegionScope;
 
-constexpr const char* kHashOp = "structural hashing";
+constexpr const char* kHashOp = "StructuralHash";
 /// Seed of the hash of a back edge (combined with its distance to the target).
 constexpr uint64_t kBackEdgeSeed = 0x6c62272e07bb0142ULL;
 

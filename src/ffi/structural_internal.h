@@ -27,14 +27,14 @@ constexpr int64_t kFieldDefPattern = kTVMFFIFieldFlagBitMaskSEqHashDefRecursive;
 constexpr int64_t kFieldDefSimple = kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive;
 
 /// The structural kind of a reflected object type; TypeError naming the type when the type has
-/// no metadata or declares itself unsupported. `op` names the caller ("structural equality").
+/// no metadata or declares itself unsupported. `op` names the caller ("StructuralEqual").
 /// The value as a T object; TypeError naming `hook` when a hook receives something else.
 template <typename T>
 const T* HookReceiver(AnyView value, const char* hook) {
   const T* self = value.as<T>();
   if (self == nullptr) {
-    TVM_FFI_THROW(TypeError) << hook << " of " << T::_type_key << " got a `" << value.GetTypeKey()
-                             << "`";
+    TVM_FFI_THROW(TypeError) << T::_type_key << "." << hook << ": expected a " << T::_type_key
+                             << ", got `" << value.GetTypeKey() << "`";
   }
   return self;
 }
@@ -43,7 +43,7 @@ inline TVMFFISEqHashKind StructuralKindOf(const TVMFFITypeInfo* info, const char
   const TVMFFITypeMetadata* metadata = info->metadata;
   if (metadata == nullptr || metadata->structural_eq_hash_kind == kTVMFFISEqHashKindUnsupported) {
     std::string type_key(info->type_key.data, info->type_key.size);
-    TVM_FFI_THROW(TypeError) << op << " is not supported for type `" << type_key << "`: "
+    TVM_FFI_THROW(TypeError) << op << ": not supported for type `" << type_key << "`; "
                              << (metadata == nullptr
                                      ? "the type has no reflection metadata"
                                      : "its structural kind (_type_s_eq_hash_kind) is unsupported");
@@ -84,12 +84,12 @@ class RegionScope {
 inline TVMFFIByteArray TensorContent(const Tensor& tensor, const char* op) {
   const DLTensor* dl = tensor.GetDLTensorPtr();
   if (dl->device.device_type != kDLCPU && dl->device.device_type != kDLCUDAHost) {
-    TVM_FFI_THROW(ValueError) << op << " can read tensor content only on CPU, but the tensor is "
+    TVM_FFI_THROW(ValueError) << op << ": can read tensor content only on CPU, but the tensor is "
                               << "on device type " << static_cast<int>(dl->device.device_type)
                               << "; pass skip_tensor_content=True to compare metadata only";
   }
   if (!tensor.IsContiguous()) {
-    TVM_FFI_THROW(ValueError) << op << " can read the content of contiguous tensors only";
+    TVM_FFI_THROW(ValueError) << op << ": can read the content of contiguous tensors only";
   }
   const char* data = static_cast<const char*>(dl->data);
   if (data != nullptr) data += dl->byte_offset;

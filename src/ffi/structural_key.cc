@@ -14,7 +14,8 @@ namespace {
 const StructuralKeyObj* AsStructuralKey(const Any& value) {
   const StructuralKeyObj* key = value.as<StructuralKeyObj>();
   if (key == nullptr) {
-    TVM_FFI_THROW(TypeError) << "expected an ffi.StructuralKey, but got " << value.GetTypeKey();
+    TVM_FFI_THROW(TypeError) << "StructuralKey: expected an ffi.StructuralKey, got "
+                             << value.GetTypeKey();
   }
   return key;
 }

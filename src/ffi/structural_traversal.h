@@ -17,7 +17,7 @@ namespace ffi {
 inline TVMFFIDefRegionKind CheckedDefRegionKind(int64_t kind) {
   if (kind != kTVMFFIDefRegionKindNone && kind != kTVMFFIDefRegionKindPattern &&
       kind != kTVMFFIDefRegionKindSimple) {
-    TVM_FFI_THROW(ValueError) << "invalid def-region kind " << kind
+    TVM_FFI_THROW(ValueError) << "CheckedDefRegionKind: invalid def-region kind " << kind
                               << " (expected 0 = none, 1 = pattern, 2 = simple)";
   }
   return static_cast<TVMFFIDefRegionKind>(kind);

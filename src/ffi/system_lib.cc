@@ -100,7 +100,8 @@ Module SystemLib(const std::string& prefix) {
 TVM_FFI_STATIC_INIT_BLOCK() {
   reflection::GlobalDef().def_packed("ffi.SystemLib", [](PackedArgs args, Any* rv) {
     if (args.size() > 1) {
-      TVM_FFI_THROW(TypeError) << "ffi.SystemLib takes at most one argument (the prefix)";
+      TVM_FFI_THROW(TypeError) << "ffi.SystemLib(): expected at most 1 argument (the prefix), got "
+                               << args.size();
     }
     *rv = SystemLib(args.size() == 0 ? std::string() : std::string(args[0].cast<String>()));
   });

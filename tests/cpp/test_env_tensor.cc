@@ -106,13 +106,13 @@ TEST(EnvTensorAlloc, FromEnvAllocWrapsTheAllocatorResult) {
   }
   EXPECT_EQ(env_deleted, 1);
   EXPECT_EQ(ErrorText([] { Tensor::FromEnvAlloc(TVMFFIEnvTensorAlloc, {-1}, kFloat32, kCPU); }),
-            "ValueError: negative dimension -1 in tensor shape");
+            "ValueError: Tensor: negative dimension -1 in tensor shape");
   // 2^31 * 2^31 * 2^2 float32 elements: 2^69 bytes, which would wrap around a size_t.
   EXPECT_EQ(ErrorText([] {
               Tensor::FromEnvAlloc(TVMFFIEnvTensorAlloc, {int64_t{1} << 31, int64_t{1} << 31, 4},
                                    kFloat32, kCPU);
             }),
-            "ValueError: tensor shape too big: its size in bytes overflows int64");
+            "ValueError: Tensor: tensor shape too big; its size in bytes overflows int64");
 }
 
 TEST(EnvTensorAlloc, ThreadLocalOverridesGlobal) {

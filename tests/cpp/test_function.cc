@@ -182,7 +182,7 @@ TEST(Function, CallingNullThrowsTypeError) {
        }) {
     Error err = CatchError(call);
     EXPECT_EQ(err.kind(), "TypeError");
-    EXPECT_EQ(err.message(), "Cannot call a null Function");
+    EXPECT_EQ(err.message(), "Function::operator(): cannot call a null Function");
   }
 }
 

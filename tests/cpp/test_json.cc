@@ -504,12 +504,14 @@ TEST(JsonStringify, NonJSONValuesNameTheirType) {
 TEST(JsonStringify, SelfContainingListIsAnErrorNotAHang) {
   List<Any> list{1};
   list.push_back(list);
-  EXPECT_EQ(ErrorText([&] { json::Stringify(list); }),
-            "ValueError: Cannot write a cyclic value: a `ffi.List` contains itself");
+  EXPECT_EQ(
+      ErrorText([&] { json::Stringify(list); }),
+      "ValueError: json.Stringify: cannot write a cyclic value; a `ffi.List` contains itself");
   Dict<Any, Any> dict;
   dict.Set(String("self"), json::Array{dict});
-  EXPECT_EQ(ErrorText([&] { json::Stringify(dict); }),
-            "ValueError: Cannot write a cyclic value: a `ffi.Dict` contains itself");
+  EXPECT_EQ(
+      ErrorText([&] { json::Stringify(dict); }),
+      "ValueError: json.Stringify: cannot write a cyclic value; a `ffi.Dict` contains itself");
   list.clear();
   dict.clear();
 }

@@ -61,8 +61,9 @@ TEST(JsonStringifyBounds, DeepNestingIsRefusedBeforeWriting) {
 TEST(JsonStringifyBounds, MeasuringKeepsTheWritersErrors) {
   List<Any> cyclic;
   cyclic.push_back(cyclic);
-  EXPECT_EQ(ErrorText([&] { json::Stringify(cyclic, 2); }),
-            "ValueError: Cannot write a cyclic value: a `ffi.List` contains itself");
+  EXPECT_EQ(
+      ErrorText([&] { json::Stringify(cyclic, 2); }),
+      "ValueError: json.Stringify: cannot write a cyclic value; a `ffi.List` contains itself");
   EXPECT_EQ(ErrorText([&] { json::Stringify(json::Array{Shape({1})}, 2); }),
             "ValueError: Unsupported type: `ffi.Shape`");
   cyclic.clear();

@@ -67,9 +67,9 @@ TEST(Module, DocAndMetadata) {
 }
 
 TEST(Module, LoadErrors) {
-  EXPECT_NE(ErrorText([] {
-              Module::LoadFromFile("/nonexistent/libmissing.so");
-            }).find("RuntimeError: Failed to load library '/nonexistent/libmissing.so'"),
+  EXPECT_NE(ErrorText([] { Module::LoadFromFile("/nonexistent/libmissing.so"); })
+                .find("RuntimeError: Module::LoadFromFile: failed to load library "
+                      "'/nonexistent/libmissing.so'"),
             std::string::npos);
   EXPECT_NE(ErrorText([] {
               Module::LoadFromFile("/tmp/model.params");

@@ -322,7 +322,7 @@ TEST(Accessor, MissingFieldAndMethodErrors) {
   EXPECT_EQ(err.kind(), "RuntimeError");
   EXPECT_EQ(err.message(), "Cannot find field  `nope` in test.refl.Point");
   Error err2 = CatchError([] { refl::GetMethod("test.refl.Point", "nope"); });
-  EXPECT_EQ(err2.message(), "Cannot find method `nope` in test.refl.Point");
+  EXPECT_EQ(err2.message(), "Cannot find method nope in test.refl.Point");
 }
 
 TEST(Accessor, ForEachFieldInfoVisitsParentsFirst) {

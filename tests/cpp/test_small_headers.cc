@@ -74,15 +74,19 @@ TEST(Base64, EveryByteRoundTrips) {
 
 TEST(Base64, BadTextIsValueError) {
   EXPECT_EQ(ErrorText([] { Decode("abc"); }),
-            "ValueError: Invalid base64 text: length 3 is not a multiple of 4");
-  EXPECT_EQ(ErrorText([] { Decode("ab!d"); }),
-            "ValueError: Invalid base64 text: unexpected character '!' at position 2");
-  EXPECT_EQ(ErrorText([] { Decode("Zg==Zg=="); }),
-            "ValueError: Invalid base64 text: unexpected character '=' at position 2");
-  EXPECT_EQ(ErrorText([] { Decode("Z==="); }),
-            "ValueError: Invalid base64 text: unexpected character '=' at position 1");
-  EXPECT_EQ(ErrorText([] { Decode("Zm 9"); }),
-            "ValueError: Invalid base64 text: unexpected character ' ' at position 2");
+            "ValueError: Base64Decode: invalid base64 text; length 3 is not a multiple of 4");
+  EXPECT_EQ(
+      ErrorText([] { Decode("ab!d"); }),
+      "ValueError: Base64Decode: invalid base64 text; unexpected character '!' at position 2");
+  EXPECT_EQ(
+      ErrorText([] { Decode("Zg==Zg=="); }),
+      "ValueError: Base64Decode: invalid base64 text; unexpected character '=' at position 2");
+  EXPECT_EQ(
+      ErrorText([] { Decode("Z==="); }),
+      "ValueError: Base64Decode: invalid base64 text; unexpected character '=' at position 1");
+  EXPECT_EQ(
+      ErrorText([] { Decode("Zm 9"); }),
+      "ValueError: Base64Decode: invalid base64 text; unexpected character ' ' at position 2");
 }
 
 Expected<int> Half(int x) {

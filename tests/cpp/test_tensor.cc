@@ -371,11 +371,12 @@ TEST(TensorNDAlloc, RefusesShapesWhoseSizeCannotBeAllocated) {
                           dtype, kCPU);
     });
   };
-  const std::string too_big = "ValueError: tensor shape too big: its size in bytes overflows int64";
+  const std::string too_big =
+      "ValueError: Tensor: tensor shape too big; its size in bytes overflows int64";
   EXPECT_EQ(make({int64_t{1} << 40, int64_t{1} << 40}, kFloat32), too_big);
   EXPECT_EQ(make({int64_t{1} << 60}, kFloat32), too_big);                     // 2^65 bits
   EXPECT_EQ(make({int64_t{1} << 58}, DLDataType{kDLFloat, 32, 4}), too_big);  // via lanes
-  EXPECT_EQ(make({3, -2}, kFloat32), "ValueError: negative dimension -2 in tensor shape");
+  EXPECT_EQ(make({3, -2}, kFloat32), "ValueError: Tensor: negative dimension -2 in tensor shape");
   EXPECT_EQ(ErrorText([&] {
               Tensor::FromNDAllocStrided(CountingAlloc{&allocated, &freed},
                                          {int64_t{1} << 40, int64_t{1} << 40}, {1, 1}, kFloat32,

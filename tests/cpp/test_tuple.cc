@@ -133,7 +133,7 @@ TEST(Tuple, SetOnANullTuple) {
   Tuple<int64_t, Arc> b_taken = std::move(b);
   // An Arc has no default: setting an element of a null tuple of one is an error, not a crash.
   EXPECT_EQ(tvm_ffi_test::ErrorText([&] { b.Set<0>(2); }),  // NOLINT(bugprone-use-after-move)
-            "RuntimeError: cannot set an element of a null Tuple");
+            "RuntimeError: Tuple: cannot set an element of a null Tuple");
 }
 
 TEST(Tuple, StructuredBindings) {

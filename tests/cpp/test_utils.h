@@ -134,7 +134,7 @@ inline void ExpectTooDeepToWalk(const std::function<void(const tvm::ffi::Any&)>&
                                 const std::string& doing,
                                 const std::function<void(const tvm::ffi::Any&)>& check_shallow) {
   tvm::ffi::Any deep = NestedContainers(1000000);
-  std::string expected = "RecursionError: maximum nesting depth exceeded while " + doing;
+  std::string expected = "RecursionError: maximum recursion depth exceeded while " + doing;
   EXPECT_EQ(ErrorText([&] { walk(deep); }), expected);
   tvm::ffi::Any shallow = NestedContainers(3);
   // Far too small for the deep value, yet room for ThreadSanitizer's thread-local state,

@@ -51,7 +51,7 @@ print("calls:", calls)
 """
     result = _run(script)
     assert result.returncode == 0, result.stderr
-    assert "refused: cannot call a Python function: the interpreter is exiting" in result.stdout
+    assert "cannot call a Python function; the interpreter is exiting" in result.stdout
     assert "calls: []" in result.stdout
 
 

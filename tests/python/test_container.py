@@ -565,7 +565,7 @@ def test_native_walks_of_too_deep_values_raise(run_python) -> None:
     # Printing and deep copy recurse natively; past the thread's stack they raise instead of
     # crashing (in a child process, so a regression does not take the test run down).
     lines = run_python("-c", DEEP_WALKS).stdout.splitlines()
-    assert lines == ["True", "maximum nesting depth exceeded while deep-copying a value"]
+    assert lines == ["True", "maximum recursion depth exceeded while deep-copying a value"]
 
 
 @pytest.mark.parametrize("make", [lambda x: [x], lambda x: (x,), lambda x: {"k": x}])

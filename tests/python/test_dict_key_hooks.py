@@ -99,13 +99,13 @@ for size in (4, 40):
 """
 
 CHANGED = (
-    "RuntimeError: Dict changed during a key lookup or insert: a key's __any_hash__ or "
+    "RuntimeError: Dict: changed during a key lookup or insert; a key's __any_hash__ or "
     "__any_equal__ hook mutated it"
 )
 
 
 WRONG_HASH = (
-    "RuntimeError: a map key's __any_hash__ hook returned a different hash for the same key"
+    "RuntimeError: Dict: a key's __any_hash__ hook returned a different hash for the same key"
 )
 
 

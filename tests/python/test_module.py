@@ -263,7 +263,7 @@ def test_missing_path() -> None:
 def test_not_a_shared_library(tmp_path: Path) -> None:
     fake = tmp_path / "fake.so"
     fake.write_text("this is not an ELF file\n")
-    with pytest.raises(RuntimeError, match=r"Failed to load library .*fake\.so"):
+    with pytest.raises(RuntimeError, match=r"failed to load library .*fake\.so"):
         tvm_ffi.load_module(fake)
 
 

@@ -116,9 +116,9 @@ def test_truncated_library_is_rejected_before_loading(
     )
     lines = run_python("-c", code, str(cut_headers), str(cut_segment)).stdout.splitlines()
     assert len(lines) == 2
-    assert f"Failed to load library '{cut_headers}'" in lines[0]
+    assert f"failed to load library '{cut_headers}'" in lines[0]
     assert "truncated or corrupt: the program header table" in lines[0]
-    assert f"Failed to load library '{cut_segment}'" in lines[1]
+    assert f"failed to load library '{cut_segment}'" in lines[1]
     assert "truncated or corrupt: segment" in lines[1]
     assert f"the file has {cut} bytes" in lines[1]
 
@@ -170,7 +170,7 @@ def test_incompatible_abi_is_refused_before_the_library_runs(
         tvm_ffi.load_module(libs[name])
     assert isinstance(info.value, RuntimeError)  # like every other load_module failure
     message = str(info.value)
-    assert f"Failed to load library '{libs[name]}'" in message
+    assert f"failed to load library '{libs[name]}'" in message
     assert f"built against tvm-ffi ABI {built_with}" in message
     assert f"this runtime is {runtime}" in message
     assert "rebuild" in message

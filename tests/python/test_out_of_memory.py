@@ -43,9 +43,9 @@ for size, alignment in ((1 << 62, 8), (2**64 - 8, 8), (64, 64)):
 def test_builtin_object_allocator_raises_instead_of_aborting(run_python) -> None:
     lines = run_python("-c", BUILTIN_ALLOCATOR).stdout.splitlines()
     assert lines == [
-        "None MemoryError object allocator: out of memory",
-        "None MemoryError object allocator: out of memory",
-        "None ValueError object allocator: alignment above 16 bytes is not supported",
+        "None MemoryError TVMFFICustomAllocator.allocate: out of memory",
+        "None MemoryError TVMFFICustomAllocator.allocate: out of memory",
+        "None ValueError TVMFFICustomAllocator.allocate: alignment above 16 bytes is not supported",
     ]
 
 

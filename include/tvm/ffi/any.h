@@ -37,10 +37,13 @@ inline constexpr bool is_any_v = std::is_same_v<T, Any> || std::is_same_v<T, Any
 /// A borrowed value cell: holds no reference; valid while the value it views lives.
 class AnyView {
  public:
+  /// Construct a view of None.
   AnyView() { details::ResetPODCell(&data_, TypeIndex::kTVMFFINone); }
   AnyView(const AnyView&) = default;
   AnyView& operator=(const AnyView&) = default;
+  /// Construct a view of None.
   AnyView(std::nullptr_t) : AnyView() {}  // NOLINT(*)
+  /// View other, which must have TypeTraits.
   template <
       typename T,
       typename = std::enable_if_t<TypeTraitsNoCR<T>::convert_enabled && !details::is_any_v<T>>>
@@ -56,14 +59,18 @@ class AnyView {
     return *this;
   }
 
+  /// Return the type index of the viewed value.
   int32_t type_index() const { return data_.type_index; }
+  /// Return the type key of the viewed value.
   std::string GetTypeKey() const { return TypeIndexToTypeKey(data_.type_index); }
+  /// Make this a view of None.
   void reset() { details::ResetPODCell(&data_, TypeIndex::kTVMFFINone); }
   /// Bitwise identity (same object, or same POD payload).
   bool same_as(const AnyView& other) const {
     return data_.type_index == other.data_.type_index && data_.v_uint64 == other.data_.v_uint64 &&
            data_.zero_padding == other.data_.zero_padding;
   }
+  /// Exchange viewed values with other.
   void swap(AnyView& other) noexcept { std::swap(data_, other.data_); }
 
   /// The value as T when the cell holds exactly a T (no conversion).
@@ -115,7 +122,9 @@ class AnyView {
       return TypeTraits<T>::TryCastFromAnyView(&data_);
     }
   }
+  /// Whether the viewed value is None.
   bool operator==(std::nullptr_t) const { return data_.type_index == TypeIndex::kTVMFFINone; }
+  /// Whether the viewed value is not None.
   bool operator!=(std::nullptr_t) const { return data_.type_index != TypeIndex::kTVMFFINone; }
   /// The raw cell.
   TVMFFIAny CopyToTVMFFIAny() const { return data_; }
@@ -127,6 +136,7 @@ class AnyView {
   }
 
  protected:
+  /// The viewed cell.
   TVMFFIAny data_;
   friend class Any;
   friend struct details::AnyUnsafe;
@@ -135,9 +145,13 @@ class AnyView {
 /// An owning value cell: holds one strong reference when it holds an object.
 class Any {
  public:
+  /// Construct holding None.
   Any() { details::ResetPODCell(&data_, TypeIndex::kTVMFFINone); }
+  /// Construct holding None.
   Any(std::nullptr_t) : Any() {}  // NOLINT(*)
+  /// Share other's value (adding a reference to an object).
   Any(const Any& other) : data_(other.data_) { IncRefIfObject(); }
+  /// Take other's value, leaving None in other.
   Any(Any&& other) noexcept : data_(other.data_) {
     details::ResetPODCell(&other.data_, TypeIndex::kTVMFFINone);
   }
@@ -151,6 +165,7 @@ class Any {
       IncRefIfObject();
     }
   }
+  /// Hold other, which must have TypeTraits.
   template <typename T,
             typename = std::enable_if_t<TypeTraitsNoCR<T>::convert_enabled &&
                                         !details::is_any_v<std::decay_t<T>>>>
@@ -174,7 +189,9 @@ class Any {
   /// A zero-cost borrowed view.
   operator AnyView() const { return AnyView::CopyFromTVMFFIAny(data_); }  // NOLINT(*)
 
+  /// Return the type index of the held value.
   int32_t type_index() const { return data_.type_index; }
+  /// Return the type key of the held value.
   std::string GetTypeKey() const { return TypeIndexToTypeKey(data_.type_index); }
   /// Releases the held reference and becomes None. Always inlined: every assignment and
   /// typed function result runs it on the value swapped out.
@@ -184,8 +201,10 @@ class Any {
     }
     details::ResetPODCell(&data_, TypeIndex::kTVMFFINone);
   }
+  /// Exchange values with other.
   void swap(Any& other) noexcept { std::swap(data_, other.data_); }
 
+  /// Return the value as T when it is one, without conversion; nullopt otherwise.
   template <typename T, typename = std::enable_if_t<!std::is_base_of_v<Object, T>>>
   std::optional<T> as() const& {
     if constexpr (std::is_same_v<T, Any>) {
@@ -194,6 +213,7 @@ class Any {
       return AnyView(*this).as<T>();
     }
   }
+  /// Move the value out as T when it is one; nullopt otherwise.
   template <typename T, typename = std::enable_if_t<!std::is_base_of_v<Object, T>>>
   std::optional<T> as() && {
     if constexpr (std::is_same_v<T, Any>) {
@@ -205,10 +225,12 @@ class Any {
       return TypeTraits<T>::MoveFromAnyAfterCheck(&data_);
     }
   }
+  /// Return the held object as ObjType when it is one; null otherwise.
   template <typename ObjType, typename = std::enable_if_t<std::is_base_of_v<Object, ObjType>>>
   const ObjType* as() const {
     return AnyView(*this).as<ObjType>();
   }
+  /// Convert the value to T; TypeError when impossible.
   template <typename T>
   T cast() const& {
     if constexpr (std::is_same_v<T, Any>) {
@@ -217,6 +239,7 @@ class Any {
       return AnyView(*this).cast<T>();
     }
   }
+  /// Move the value out converted to T; TypeError when impossible.
   template <typename T>
   T cast() && {
     if constexpr (std::is_same_v<T, Any>) {
@@ -231,6 +254,7 @@ class Any {
       return AnyView(*this).cast<T>();
     }
   }
+  /// Convert the value to T; nullopt when impossible.
   template <typename T>
   std::optional<T> try_cast() const {
     if constexpr (std::is_same_v<T, Any>) {
@@ -262,14 +286,18 @@ class Any {
     return data_.type_index == other.data_.type_index && data_.v_uint64 == other.data_.v_uint64 &&
            data_.zero_padding == other.data_.zero_padding;
   }
+  /// Whether the held value is the object other refers to.
   bool same_as(const ObjectRef& other) const {
     return data_.type_index >= TypeIndex::kTVMFFIStaticObjectBegin &&
            data_.v_obj == details::ObjectUnsafe::GetHeader(other);
   }
+  /// Whether the held value is None.
   bool operator==(std::nullptr_t) const { return data_.type_index == TypeIndex::kTVMFFINone; }
+  /// Whether the held value is not None.
   bool operator!=(std::nullptr_t) const { return data_.type_index != TypeIndex::kTVMFFINone; }
 
  protected:
+  /// The held cell.
   TVMFFIAny data_;
 
  private:
@@ -481,6 +509,7 @@ inline Any CallAnyHook(const TVMFFIAny* hook, const TVMFFIAny* const (&args)[kNu
 /// content (inline and heap alike), objects whose type registers `__any_hash__` by
 /// StableHashCombine(type index, hook result), everything else by its bits.
 struct AnyHash {
+  /// Hash value as the struct describes, consistently with AnyEqual.
   uint64_t operator()(const Any& value) const {
     const TVMFFIAny* cell = details::AnyUnsafe::TVMFFIAnyPtrFromAny(value);
     if (cell->type_index != TypeIndex::kTVMFFIStr && cell->type_index != TypeIndex::kTVMFFIBytes) {
@@ -499,6 +528,7 @@ struct AnyHash {
 /// strings and bytes of equal content, and two objects of one type that registers `__any_equal__`
 /// when it says so.
 struct AnyEqual {
+  /// Whether lhs and rhs are equal, as the struct describes.
   bool operator()(const Any& lhs, const Any& rhs) const {
     const TVMFFIAny* a = details::AnyUnsafe::TVMFFIAnyPtrFromAny(lhs);
     const TVMFFIAny* b = details::AnyUnsafe::TVMFFIAnyPtrFromAny(rhs);

@@ -97,8 +97,7 @@ class BigInt {
   explicit operator bool() const noexcept { return IsHeap() || data_.v_int64 != 0; }
   /// The value as int64_t; OverflowError when it does not fit.
   explicit operator int64_t() const {
-    if (IsHeap())
-      TVM_FFI_THROW(OverflowError) << "BigInt " << ToString() << " does not fit int64_t";
+    if (IsHeap()) TVM_FFI_THROW(OverflowError) << "BigInt does not fit int64_t: " << ToString();
     return data_.v_int64;
   }
   /// The nearest double (ties to even); OverflowError when beyond the double range.
@@ -370,7 +369,7 @@ inline BigInt LeftShiftFallback(BigInt::ArrayView x, BigInt::ArrayView count) {
   bool fits = ShiftCount(count, &k);
   if (IsNormalizedZero(x)) return BigInt();
   if (!fits || k > kMaxLeftShiftBits) {
-    TVM_FFI_THROW(OverflowError) << "left shift count is too large";
+    TVM_FFI_THROW(OverflowError) << "BigInt shift count is too large";
   }
   size_t word_shift = k / 64;
   unsigned bit = static_cast<unsigned>(k % 64);
@@ -513,7 +512,7 @@ inline BigInt MulFallback(BigInt::ArrayView a, BigInt::ArrayView b) {
 
 /// Truncating quotient and remainder; ZeroDivisionError when b is zero.
 inline std::pair<BigInt, BigInt> DivRemFallback(BigInt::ArrayView a, BigInt::ArrayView b) {
-  if (IsNormalizedZero(b)) TVM_FFI_THROW(ZeroDivisionError) << "BigInt division by zero";
+  if (IsNormalizedZero(b)) TVM_FFI_THROW(ZeroDivisionError) << "BigInt: division by zero";
   bool neg_a = IsNegative(a);
   std::pair<Digits, Digits> qr = DivModDigits(ToMagnitude(a), ToMagnitude(b));
   return {FromMagnitude(neg_a != IsNegative(b), qr.first), FromMagnitude(neg_a, qr.second)};
@@ -568,7 +567,7 @@ inline double ToDouble(BigInt::ArrayView x) {
     }
   }
   double value = std::ldexp(static_cast<double>(top | (sticky ? 1 : 0)), static_cast<int>(drop));
-  if (std::isinf(value)) TVM_FFI_THROW(OverflowError) << "BigInt is too large to convert to double";
+  if (std::isinf(value)) TVM_FFI_THROW(OverflowError) << "BigInt: too large to convert to double";
   return IsNegative(x) ? -value : value;
 }
 
@@ -583,8 +582,8 @@ inline double ToDoubleFallback(const BigInt& value) {
 
 /// Truncation of a finite double outside the int64_t range.
 inline BigInt FromDoubleFallback(double value) {
-  if (std::isnan(value)) TVM_FFI_THROW(ValueError) << "cannot convert NaN to BigInt";
-  if (std::isinf(value)) TVM_FFI_THROW(OverflowError) << "cannot convert infinity to BigInt";
+  if (std::isnan(value)) TVM_FFI_THROW(ValueError) << "Cannot convert NaN to BigInt";
+  if (std::isinf(value)) TVM_FFI_THROW(OverflowError) << "Cannot convert infinity to BigInt";
   int exponent = 0;
   double fraction = std::frexp(std::fabs(value), &exponent);  // value = fraction * 2^exponent
   auto mantissa = static_cast<int64_t>(std::ldexp(fraction, 53));
@@ -640,7 +639,7 @@ inline bool MulOverflow(int64_t a, int64_t b, int64_t* out) {
 }
 /// ZeroDivisionError when b is zero; true for INT64_MIN / -1, whose quotient is 2^63.
 inline bool DivisionOverflow(int64_t a, int64_t b) {
-  if (b == 0) TVM_FFI_THROW(ZeroDivisionError) << "BigInt division by zero";
+  if (b == 0) TVM_FFI_THROW(ZeroDivisionError) << "BigInt: division by zero";
   return a == std::numeric_limits<int64_t>::min() && b == -1;
 }
 inline bool TruncDivOverflow(int64_t a, int64_t b, int64_t* out) {

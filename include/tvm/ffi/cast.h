@@ -18,11 +18,11 @@ template <typename SubRef, typename BaseRef,
 inline SubRef Downcast(BaseRef ref) {
   if (ref.defined()) {
     if (!ref->template IsInstance<typename SubRef::ContainerType>()) {
-      TVM_FFI_THROW(TypeError) << "Downcast from " << ref->GetTypeKey() << " to "
-                               << SubRef::ContainerType::_type_key << " failed.";
+      TVM_FFI_THROW(TypeError) << "Downcast: cannot downcast from " << ref->GetTypeKey() << " to "
+                               << SubRef::ContainerType::_type_key;
     }
   } else if constexpr (!SubRef::_type_is_nullable) {
-    TVM_FFI_THROW(TypeError) << "Downcast from nullptr to not nullable reference of "
+    TVM_FFI_THROW(TypeError) << "Downcast: cannot downcast nullptr to the non-nullable "
                              << SubRef::ContainerType::_type_key;
   }
   return details::ObjectUnsafe::ObjectRefFromObjectPtr<SubRef>(

@@ -377,7 +377,7 @@ namespace ffi {
 namespace details {
 template <typename RefType>
 [[noreturn]] TVM_FFI_COLD_CODE void ThrowGetRefOfNull() {
-  TVM_FFI_THROW(InternalError) << "Check failed: (ptr != nullptr) is false: GetRef of a null "
+  TVM_FFI_THROW(InternalError) << "Check failed: (ptr != nullptr) is false: GetRef: a null "
                                << RefType::ContainerType::_type_key
                                << " pointer to a non-nullable reference";
   TVM_FFI_UNREACHABLE();

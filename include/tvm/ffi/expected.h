@@ -25,17 +25,23 @@ class Unexpected {
                 "Unexpected<E> requires E to be Error or derived from it");
 
  public:
+  /// Wrap error as the error of an Expected.
   explicit Unexpected(E error) : error_(std::move(error)) {}
 
+  /// Return the wrapped error.
   const E& error() const& noexcept { return error_; }
+  /// Return the wrapped error.
   E& error() & noexcept { return error_; }
+  /// Move the wrapped error out.
   const E&& error() const&& noexcept { return std::move(error_); }
+  /// Move the wrapped error out.
   E&& error() && noexcept { return std::move(error_); }
 
  private:
   E error_;
 };
 
+/// Deduce the error type of Unexpected from its argument.
 template <typename E>
 Unexpected(E) -> Unexpected<E>;
 
@@ -123,8 +129,11 @@ class Expected {
 
   /// The type index of the stored cell (kTVMFFIError for an error).
   int32_t type_index() const noexcept { return data_.type_index(); }
+  /// Whether this holds a value rather than an error.
   bool is_ok() const noexcept { return data_.type_index() != TypeIndex::kTVMFFIError; }
+  /// Whether this holds an error.
   bool is_err() const noexcept { return data_.type_index() == TypeIndex::kTVMFFIError; }
+  /// Whether this holds a value rather than an error.
   bool has_value() const noexcept { return is_ok(); }
 
   /// The success value; throws the stored error otherwise.
@@ -132,6 +141,7 @@ class Expected {
     if (TVM_FFI_PREDICT_FALSE(is_err())) details::ThrowExpectedError(data_);
     return details::CopyExpectedValue<T>(data_);
   }
+  /// Move the success value out; throws the stored error otherwise.
   T value() && {
     if (TVM_FFI_PREDICT_FALSE(is_err())) details::ThrowExpectedError(data_);
     return details::MoveExpectedValue<T>(std::move(data_));
@@ -141,6 +151,7 @@ class Expected {
     if (is_ok()) TVM_FFI_THROW(RuntimeError) << "Bad expected access: contains value, not error";
     return details::CopyExpectedValue<Error>(data_);
   }
+  /// Move the stored error out; RuntimeError when this holds a value.
   Error error() && {
     if (is_ok()) TVM_FFI_THROW(RuntimeError) << "Bad expected access: contains value, not error";
     return details::MoveExpectedValue<Error>(std::move(data_));
@@ -151,6 +162,7 @@ class Expected {
     if (is_ok()) return details::CopyExpectedValue<T>(data_);
     return T(std::forward<U>(default_value));
   }
+  /// Move the success value out, or return default_value converted to T on an error.
   template <typename U = std::remove_cv_t<T>>
   T value_or(U&& default_value) && {
     if (is_ok()) return details::MoveExpectedValue<T>(std::move(data_));
@@ -166,6 +178,7 @@ class Expected {
     if (!StoredAs<U>()) return MismatchError<U>();
     return Expected<U>(UnsafeInit{}, details::AnyUnsafe::MoveAnyToTVMFFIAny(Any(data_)));
   }
+  /// Move the value out seen as U without conversion (TypeError when it is not a U).
   template <typename U, typename = std::enable_if_t<
                             std::is_same_v<U, std::decay_t<U>> && !std::is_base_of_v<Error, U> &&
                             (std::is_same_v<U, Any> || TypeTraits<U>::storage_enabled)>>
@@ -229,15 +242,20 @@ class Expected<void> {
   Expected(Unexpected<E> unexpected)  // NOLINT(*)
       : data_(Any(Error(std::move(unexpected).error()))) {}
 
+  /// Return the type index of what is held (kTVMFFINone on success).
   int32_t type_index() const noexcept { return data_.type_index(); }
+  /// Whether this holds no error.
   bool is_ok() const noexcept { return data_.type_index() != TypeIndex::kTVMFFIError; }
+  /// Whether this holds an error.
   bool is_err() const noexcept { return data_.type_index() == TypeIndex::kTVMFFIError; }
+  /// Whether this holds no error.
   bool has_value() const noexcept { return is_ok(); }
 
   /// Throws the stored error, if any.
   void value() const& {
     if (TVM_FFI_PREDICT_FALSE(is_err())) details::ThrowExpectedError(data_);
   }
+  /// Throws the stored error, if any.
   void value() && {
     if (TVM_FFI_PREDICT_FALSE(is_err())) details::ThrowExpectedError(data_);
   }
@@ -246,6 +264,7 @@ class Expected<void> {
     if (is_ok()) TVM_FFI_THROW(RuntimeError) << "Bad expected access: contains value, not error";
     return details::CopyExpectedValue<Error>(data_);
   }
+  /// Move the stored error out; RuntimeError on success.
   Error error() && {
     if (is_ok()) TVM_FFI_THROW(RuntimeError) << "Bad expected access: contains value, not error";
     return details::MoveExpectedValue<Error>(std::move(data_));
@@ -300,30 +319,37 @@ struct ExpectedUnsafe {
 
 }  // namespace details
 
+/// Expected has its own TypeTraits specialization.
 template <typename T>
 inline constexpr bool use_default_type_traits_v<Expected<T>> = false;
 
 /// Expected<T> converts as T or as Error.
 template <typename T>
 struct TypeTraits<Expected<T>> : public TypeTraitsBase {
+  /// Store src's value or error in an AnyView.
   static void CopyToAnyView(const Expected<T>& src, TVMFFIAny* result) {
     const Any& data = details::ExpectedUnsafe::GetData(src);
     *result = AnyView(data).CopyToTVMFFIAny();
   }
+  /// Move src's value or error into an Any.
   static void MoveToAny(Expected<T> src, TVMFFIAny* result) {
     *result = details::ExpectedUnsafe::MoveToTVMFFIAny(std::move(src));
   }
+  /// Whether src holds an Error or a T.
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return TypeTraits<T>::CheckAnyStrict(src) || TypeTraits<Error>::CheckAnyStrict(src);
   }
+  /// Read an Expected from src after CheckAnyStrict held.
   static Expected<T> CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     if (TypeTraits<T>::CheckAnyStrict(src)) return TypeTraits<T>::CopyFromAnyViewAfterCheck(src);
     return TypeTraits<Error>::CopyFromAnyViewAfterCheck(src);
   }
+  /// Move an Expected out of src after CheckAnyStrict held.
   static Expected<T> MoveFromAnyAfterCheck(TVMFFIAny* src) {
     if (TypeTraits<T>::CheckAnyStrict(src)) return TypeTraits<T>::MoveFromAnyAfterCheck(src);
     return TypeTraits<Error>::MoveFromAnyAfterCheck(src);
   }
+  /// Convert src (an Error, or a value convertible to T) to an Expected; nullopt otherwise.
   static std::optional<Expected<T>> TryCastFromAnyView(const TVMFFIAny* src) {
     if (std::optional<T> value = TypeTraits<T>::TryCastFromAnyView(src)) {
       return Expected<T>(*std::move(value));
@@ -333,7 +359,9 @@ struct TypeTraits<Expected<T>> : public TypeTraitsBase {
     }
     return std::nullopt;
   }
+  /// Return the type's name, "Expected" of T's name.
   static std::string TypeStr() { return "Expected<" + TypeTraits<T>::TypeStr() + ">"; }
+  /// Return the type's schema as JSON text.
   static std::string TypeSchema() {
     return "{\"type\":\"Expected\",\"args\":[" + details::TypeSchemaOf<T>::v() +
            ",{\"type\":\"ffi.Error\"}]}";
@@ -343,23 +371,29 @@ struct TypeTraits<Expected<T>> : public TypeTraitsBase {
 /// Expected<void> converts as None or as Error.
 template <>
 struct TypeTraits<Expected<void>> : public TypeTraitsBase {
+  /// Store src's error (or None on success) in an AnyView.
   static void CopyToAnyView(const Expected<void>& src, TVMFFIAny* result) {
     *result = AnyView(details::ExpectedUnsafe::GetData(src)).CopyToTVMFFIAny();
   }
+  /// Move src's error (or None on success) into an Any.
   static void MoveToAny(Expected<void> src, TVMFFIAny* result) {
     *result = details::ExpectedUnsafe::MoveToTVMFFIAny(std::move(src));
   }
+  /// Whether src holds an Error or None.
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return src->type_index == TypeIndex::kTVMFFINone || TypeTraits<Error>::CheckAnyStrict(src);
   }
+  /// Read an Expected of void from src after CheckAnyStrict held.
   static Expected<void> CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     if (src->type_index == TypeIndex::kTVMFFINone) return Expected<void>();
     return TypeTraits<Error>::CopyFromAnyViewAfterCheck(src);
   }
+  /// Move an Expected of void out of src after CheckAnyStrict held.
   static Expected<void> MoveFromAnyAfterCheck(TVMFFIAny* src) {
     if (src->type_index == TypeIndex::kTVMFFINone) return Expected<void>();
     return TypeTraits<Error>::MoveFromAnyAfterCheck(src);
   }
+  /// Convert src (an Error or None) to an Expected of void; nullopt otherwise.
   static std::optional<Expected<void>> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == TypeIndex::kTVMFFINone) return Expected<void>();
     if (std::optional<Error> error = TypeTraits<Error>::TryCastFromAnyView(src)) {
@@ -367,7 +401,9 @@ struct TypeTraits<Expected<void>> : public TypeTraitsBase {
     }
     return std::nullopt;
   }
+  /// Return the type's name.
   static std::string TypeStr() { return "Expected<void>"; }
+  /// Return the type's schema as JSON text.
   static std::string TypeSchema() {
     return "{\"type\":\"Expected\",\"args\":[" + TypeTraits<std::nullptr_t>::TypeSchema() +
            ",{\"type\":\"ffi.Error\"}]}";
@@ -427,6 +463,7 @@ class UnexpectedBuilder {
   return TVM_FFI_UNEXPECTED(ErrorKind) << "Check failed: (" #cond ") is false: "
 
 // The expansion is a statement, not an expression.  NOLINTBEGIN(bugprone-macro-parentheses)
+/// Helper of the comparison checks below: returns an ErrorKind error unless x Op y.
 #define TVM_FFI_RET_CHECK_BINARY_OP(Name, Op, x, y, ErrorKind)                        \
   while (auto tvm_ffi_ret_check_msg_ = ::tvm::ffi::details::LogCheck##Name((x), (y))) \
   return TVM_FFI_UNEXPECTED(ErrorKind)                                                \
@@ -435,19 +472,30 @@ class UnexpectedBuilder {
 
 /// Returns an ErrorKind error unless x < y (each operand evaluated once); likewise below.
 #define TVM_FFI_RET_CHECK_LT(x, y, ErrorKind) TVM_FFI_RET_CHECK_BINARY_OP(_LT, <, x, y, ErrorKind)
+/// Returns an ErrorKind error unless x > y.
 #define TVM_FFI_RET_CHECK_GT(x, y, ErrorKind) TVM_FFI_RET_CHECK_BINARY_OP(_GT, >, x, y, ErrorKind)
+/// Returns an ErrorKind error unless x `<=` y.
 #define TVM_FFI_RET_CHECK_LE(x, y, ErrorKind) TVM_FFI_RET_CHECK_BINARY_OP(_LE, <=, x, y, ErrorKind)
+/// Returns an ErrorKind error unless x >= y.
 #define TVM_FFI_RET_CHECK_GE(x, y, ErrorKind) TVM_FFI_RET_CHECK_BINARY_OP(_GE, >=, x, y, ErrorKind)
+/// Returns an ErrorKind error unless x == y.
 #define TVM_FFI_RET_CHECK_EQ(x, y, ErrorKind) TVM_FFI_RET_CHECK_BINARY_OP(_EQ, ==, x, y, ErrorKind)
+/// Returns an ErrorKind error unless x != y.
 #define TVM_FFI_RET_CHECK_NE(x, y, ErrorKind) TVM_FFI_RET_CHECK_BINARY_OP(_NE, !=, x, y, ErrorKind)
 
 /// The same checks returning InternalError.
 #define TVM_FFI_RET_ICHECK(x) TVM_FFI_RET_CHECK(x, InternalError)
+/// Returns an InternalError unless x `<` y.
 #define TVM_FFI_RET_ICHECK_LT(x, y) TVM_FFI_RET_CHECK_LT(x, y, InternalError)
+/// Returns an InternalError unless x > y.
 #define TVM_FFI_RET_ICHECK_GT(x, y) TVM_FFI_RET_CHECK_GT(x, y, InternalError)
+/// Returns an InternalError unless x `<=` y.
 #define TVM_FFI_RET_ICHECK_LE(x, y) TVM_FFI_RET_CHECK_LE(x, y, InternalError)
+/// Returns an InternalError unless x >= y.
 #define TVM_FFI_RET_ICHECK_GE(x, y) TVM_FFI_RET_CHECK_GE(x, y, InternalError)
+/// Returns an InternalError unless x == y.
 #define TVM_FFI_RET_ICHECK_EQ(x, y) TVM_FFI_RET_CHECK_EQ(x, y, InternalError)
+/// Returns an InternalError unless x != y.
 #define TVM_FFI_RET_ICHECK_NE(x, y) TVM_FFI_RET_CHECK_NE(x, y, InternalError)
 
 #endif  // TVM_FFI_EXPECTED_H_

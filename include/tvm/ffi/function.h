@@ -47,9 +47,13 @@ class PackedArgsSetter {
 /// A borrowed run of packed arguments.
 class PackedArgs {
  public:
+  /// View size arguments at data.
   PackedArgs(const AnyView* data, int32_t size) : data_(data), size_(size) {}
+  /// Return the number of arguments.
   int size() const { return size_; }
+  /// Return a pointer to the arguments.
   const AnyView* data() const { return data_; }
+  /// Return argument i (unchecked).
   AnyView operator[](int i) const { return data_[i]; }
   /// Arguments [begin, end); end = -1 means the last one.
   PackedArgs Slice(int begin, int end = -1) const {
@@ -70,6 +74,7 @@ class PackedArgs {
 /// Function object (index 68): header + TVMFFIFunctionCell.
 class FunctionObj : public Object, public TVMFFIFunctionCell {
  public:
+  /// The C++ calling convention of a function object: self, arguments, count, result.
   typedef void (*FCall)(const FunctionObj*, const AnyView*, int32_t, Any*);
   /// Calls through safe_call; a failure is rethrown as Error.
   void CallPacked(const AnyView* args, int32_t num_args, Any* result) const {
@@ -88,7 +93,7 @@ namespace details {
 
 /// Thrown when a null Function is called: TypeError, like calling None in Python.
 [[noreturn]] TVM_FFI_NO_INLINE inline void ThrowNullFunctionCall() {
-  TVM_FFI_THROW(TypeError) << "Cannot call a null Function";
+  TVM_FFI_THROW(TypeError) << "Function::operator(): cannot call a null Function";
   TVM_FFI_UNREACHABLE();
 }
 
@@ -226,6 +231,7 @@ class ExternCFunctionObjImpl : public FunctionObj {
 /// A packed function reference (nullable). Calls go through the ABI safe_call.
 class Function : public ObjectRef {
  public:
+  /// Construct a null function.
   Function(std::nullptr_t) {}  // NOLINT(*)
   /// Legacy spelling of FromPacked.
   template <typename TCallable,
@@ -298,10 +304,13 @@ class Function : public ObjectRef {
     return details::ObjectUnsafe::ObjectRefFromObjectPtr<Function>(
         details::ObjectUnsafe::ObjectPtrFromOwned<Object>(handle));
   }
+  /// Look up a global function by name; nullopt when it is not registered.
   static std::optional<Function> GetGlobal(const std::string& name) {
     return GetGlobal(std::string_view(name));
   }
+  /// Look up a global function by name; nullopt when it is not registered.
   static std::optional<Function> GetGlobal(const String& name) { return GetGlobal(name.view()); }
+  /// Look up a global function by name; nullopt when it is not registered.
   static std::optional<Function> GetGlobal(const char* name) {
     return GetGlobal(std::string_view(name));
   }
@@ -311,10 +320,13 @@ class Function : public ObjectRef {
     if (!func.has_value()) TVM_FFI_THROW(ValueError) << "Function " << name << " not found";
     return *std::move(func);
   }
+  /// Look up a global function by name; ValueError when it is not registered.
   static Function GetGlobalRequired(const std::string& name) {
     return GetGlobalRequired(std::string_view(name));
   }
+  /// Look up a global function by name; ValueError when it is not registered.
   static Function GetGlobalRequired(const String& name) { return GetGlobalRequired(name.view()); }
+  /// Look up a global function by name; ValueError when it is not registered.
   static Function GetGlobalRequired(const char* name) {
     return GetGlobalRequired(std::string_view(name));
   }
@@ -347,13 +359,17 @@ class Function : public ObjectRef {
     }
     return details::ExpectedFromResult<T>(std::move(result));
   }
+  /// Call with num_args arguments at args, writing the result to result.
   void CallPacked(const AnyView* args, int32_t num_args, Any* result) const {
     Callee()->CallPacked(args, num_args, result);
   }
+  /// Call with args, writing the result to result.
   void CallPacked(PackedArgs args, Any* result) const {
     Callee()->CallPacked(args.data(), args.size(), result);
   }
+  /// Whether this is a null function.
   bool operator==(std::nullptr_t) const { return data_ == nullptr; }
+  /// Whether this is not a null function.
   bool operator!=(std::nullptr_t) const { return data_ != nullptr; }
 
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NULLABLE(Function, ObjectRef, FunctionObj);
@@ -409,6 +425,7 @@ inline void Function::RemoveGlobal(const String& name) {
   GetGlobalRequired("ffi.FunctionRemoveGlobal")(name);
 }
 
+/// A Function with a C++ signature, such as TypedFunction of int(int).
 template <typename FType>
 class TypedFunction;
 
@@ -416,15 +433,19 @@ class TypedFunction;
 template <typename R, typename... Args>
 class TypedFunction<R(Args...)> {
  public:
+  /// This type.
   using TSelf = TypedFunction<R(Args...)>;
   TypedFunction() = default;
+  /// Construct a null function.
   TypedFunction(std::nullptr_t) {}                                // NOLINT(*)
   TypedFunction(Function packed) : packed_(std::move(packed)) {}  // NOLINT(*)
+  /// Wrap a lambda with the signature of this function.
   template <typename FLambda,
             typename = std::enable_if_t<std::is_convertible_v<FLambda, std::function<R(Args...)>> &&
                                         !std::is_base_of_v<ObjectRef, std::decay_t<FLambda>>>>
   TypedFunction(FLambda typed_lambda)  // NOLINT(*)
       : packed_(Function::FromTyped(std::move(typed_lambda))) {}
+  /// Wrap a lambda with the signature of this function, named name in error messages.
   template <typename FLambda,
             typename = std::enable_if_t<std::is_convertible_v<FLambda, std::function<R(Args...)>>>>
   TypedFunction(FLambda typed_lambda, std::string name)
@@ -453,10 +474,15 @@ class TypedFunction<R(Args...)> {
       }
     }
   }
+  /// Return the underlying Function.
   operator Function() const { return packed_; }  // NOLINT(*)
+  /// Return the underlying Function.
   const Function& packed() const& { return packed_; }
+  /// Move the underlying Function out.
   Function&& packed() && { return std::move(packed_); }
+  /// Whether this is a null function.
   bool operator==(std::nullptr_t) const { return packed_ == nullptr; }
+  /// Whether this is not a null function.
   bool operator!=(std::nullptr_t) const { return packed_ != nullptr; }
   /// JSON type schema of the signature.
   static std::string TypeSchema() { return details::FunctionSignature<R, Args...>::TypeSchema(); }
@@ -468,28 +494,37 @@ class TypedFunction<R(Args...)> {
 /// TypedFunction travels as a Function; its TypeStr is the bare signature.
 template <typename FType>
 struct TypeTraits<TypedFunction<FType>> : public TypeTraitsBase {
+  /// The static type index of function fields.
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIFunction;
+  /// Store src's function in an AnyView.
   static void CopyToAnyView(const TypedFunction<FType>& src, TVMFFIAny* result) {
     TypeTraits<Function>::CopyToAnyView(src.packed(), result);
   }
+  /// Move src's function into an Any.
   static void MoveToAny(TypedFunction<FType> src, TVMFFIAny* result) {
     TypeTraits<Function>::MoveToAny(std::move(src).packed(), result);
   }
+  /// Whether src holds a function.
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return TypeTraits<Function>::CheckAnyStrict(src);
   }
+  /// Read the function held by src after CheckAnyStrict held.
   static TypedFunction<FType> CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     return TypeTraits<Function>::CopyFromAnyViewAfterCheck(src);
   }
+  /// Move the function out of src after CheckAnyStrict held.
   static TypedFunction<FType> MoveFromAnyAfterCheck(TVMFFIAny* src) {
     return TypeTraits<Function>::MoveFromAnyAfterCheck(src);
   }
+  /// Return the function held by src (None as null); nullopt for any other type.
   static std::optional<TypedFunction<FType>> TryCastFromAnyView(const TVMFFIAny* src) {
     std::optional<Function> func = TypeTraits<Function>::TryCastFromAnyView(src);
     if (!func.has_value()) return std::nullopt;
     return TypedFunction<FType>(*std::move(func));
   }
+  /// Return the function's signature as its type name.
   static std::string TypeStr() { return details::FunctionInfo<FType>::Sig(); }
+  /// Return the type's schema as JSON text.
   static std::string TypeSchema() { return TypedFunction<FType>::TypeSchema(); }
 };
 

@@ -18,7 +18,9 @@
 namespace tvm {
 namespace ffi {
 
+/// The predefined type indices of the C ABI.
 using TypeIndex = TVMFFITypeIndex;
+/// Runtime information about a registered type.
 using TypeInfo = TVMFFITypeInfo;
 
 /// Tag selecting the constructors that leave an object reference empty on purpose.
@@ -46,35 +48,65 @@ inline void AcquireBeforeDelete() { std::atomic_thread_fence(std::memory_order_a
 
 /// The type keys of the predefined type indices (docs/abi.md, 'Type indices').
 struct StaticTypeKey {
+  /// Key of the Any type.
   static constexpr const char* kTVMFFIAny = "Any";
+  /// Key of the None type.
   static constexpr const char* kTVMFFINone = "None";
+  /// Key of bool.
   static constexpr const char* kTVMFFIBool = "bool";
+  /// Key of int.
   static constexpr const char* kTVMFFIInt = "int";
+  /// Key of float.
   static constexpr const char* kTVMFFIFloat = "float";
+  /// Key of opaque pointers.
   static constexpr const char* kTVMFFIOpaquePtr = "void*";
+  /// Key of DataType.
   static constexpr const char* kTVMFFIDataType = "DataType";
+  /// Key of Device.
   static constexpr const char* kTVMFFIDevice = "Device";
+  /// Key of DLTensor pointers.
   static constexpr const char* kTVMFFIDLTensorPtr = "DLTensor*";
+  /// Key of raw C strings.
   static constexpr const char* kTVMFFIRawStr = "const char*";
+  /// Key of byte array pointers.
   static constexpr const char* kTVMFFIByteArrayPtr = "TVMFFIByteArray*";
+  /// Key of object rvalue references.
   static constexpr const char* kTVMFFIObjectRValueRef = "ObjectRValueRef";
+  /// Key of small (inline) strings.
   static constexpr const char* kTVMFFISmallStr = "ffi.SmallStr";
+  /// Key of small (inline) bytes.
   static constexpr const char* kTVMFFISmallBytes = "ffi.SmallBytes";
+  /// Key of Bytes objects.
   static constexpr const char* kTVMFFIBytes = "ffi.Bytes";
+  /// Key of String objects.
   static constexpr const char* kTVMFFIStr = "ffi.String";
+  /// Key of Shape objects.
   static constexpr const char* kTVMFFIShape = "ffi.Shape";
+  /// Key of Tensor objects.
   static constexpr const char* kTVMFFITensor = "ffi.Tensor";
+  /// Key of the Object base.
   static constexpr const char* kTVMFFIObject = "ffi.Object";
+  /// Key of Function objects.
   static constexpr const char* kTVMFFIFunction = "ffi.Function";
+  /// Key of Array objects.
   static constexpr const char* kTVMFFIArray = "ffi.Array";
+  /// Key of Map objects.
   static constexpr const char* kTVMFFIMap = "ffi.Map";
+  /// Key of List objects.
   static constexpr const char* kTVMFFIList = "ffi.List";
+  /// Key of Dict objects.
   static constexpr const char* kTVMFFIDict = "ffi.Dict";
+  /// Key of Module objects.
   static constexpr const char* kTVMFFIModule = "ffi.Module";
+  /// Key of Error objects.
   static constexpr const char* kTVMFFIError = "ffi.Error";
+  /// Key of opaque Python objects.
   static constexpr const char* kTVMFFIOpaquePyObject = "ffi.OpaquePyObject";
+  /// Key of the Unchanged marker.
   static constexpr const char* kTVMFFIUnchanged = "ffi.Unchanged";
+  /// Key of VisitInterrupt objects.
   static constexpr const char* kTVMFFIVisitInterrupt = "ffi.VisitInterrupt";
+  /// Key of BigInt objects.
   static constexpr const char* kTVMFFIBigInt = "ffi.BigInt";
 };
 
@@ -99,12 +131,14 @@ inline int32_t ObjectGetOrAllocTypeIndex(const char* key, int32_t static_index, 
 /// Base of every object: the 24-byte TVMFFIObject header with atomic reference counts.
 class Object {
  public:
+  /// Construct with zero reference counts and no deleter.
   Object() {
     header_.combined_ref_count = 0;
     header_.type_index = 0;
     header_.__padding = 0;
     header_.deleter = nullptr;
   }
+  /// Copying an object copies no header: the copy starts with fresh reference counts.
   Object(const Object&) : Object() {}
   Object& operator=(const Object&) { return *this; }
 
@@ -138,19 +172,26 @@ class Object {
   static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindUnsupported;
   /// Set to true to make every subclass keep this class's `_type_s_eq_hash_kind`.
   static constexpr bool _type_s_eq_hash_subclass_kind_fixed = false;
+  /// Return the type index of Object.
   static int32_t RuntimeTypeIndex() { return TypeIndex::kTVMFFIObject; }
   static int32_t _GetOrAllocRuntimeTypeIndex() { return TypeIndex::kTVMFFIObject; }
 
  protected:
+  /// Mask of the strong count in the combined reference count.
   static constexpr uint64_t kStrongMask = details::kCombinedRefCountMaskUInt32;
+  /// One weak reference in the combined reference count.
   static constexpr uint64_t kWeakOne = details::kCombinedRefCountWeakOne;
+  /// One strong and one weak reference in the combined reference count.
   static constexpr uint64_t kBothOne = details::kCombinedRefCountBothOne;
 
+  /// Return the combined reference count as an atomic.
   std::atomic<uint64_t>& AtomicRefCount() const {
     return *reinterpret_cast<std::atomic<uint64_t>*>(
         const_cast<uint64_t*>(&header_.combined_ref_count));
   }
+  /// Add a strong reference.
   void IncRef() { AtomicRefCount().fetch_add(1, std::memory_order_relaxed); }
+  /// Drop a strong reference; the last one destroys the object (and frees it without weak ones).
   void DecRef() {
     uint64_t before = AtomicRefCount().fetch_sub(1, details::kDecRefOrder);
     if ((before & kStrongMask) != 1) return;
@@ -166,7 +207,9 @@ class Object {
     if (header->deleter) header->deleter(self, flags);
     if (flags == kTVMFFIObjectDeleterFlagBitMaskStrong) self->DecWeakRef();
   }
+  /// Add a weak reference.
   void IncWeakRef() { AtomicRefCount().fetch_add(kWeakOne, std::memory_order_relaxed); }
+  /// Drop a weak reference; the last reference of any kind frees the memory.
   void DecWeakRef() {
     uint64_t before = AtomicRefCount().fetch_sub(kWeakOne, details::kDecRefOrder);
     if (before == kWeakOne) {
@@ -186,6 +229,7 @@ class Object {
     return false;
   }
 
+  /// The C ABI header: reference counts, type index and deleter.
   TVMFFIObject header_;
 
   template <typename>
@@ -200,11 +244,15 @@ template <typename T>
 class ObjectPtr {
  public:
   ObjectPtr() = default;
+  /// Construct a null pointer.
   ObjectPtr(std::nullptr_t) {}  // NOLINT(*)
+  /// Share other's object.
   ObjectPtr(const ObjectPtr& other) : ObjectPtr(other.data_) {}
+  /// Share the object of a pointer to a derived type.
   template <typename U, typename = std::enable_if_t<std::is_base_of_v<T, U>>>
   ObjectPtr(const ObjectPtr<U>& other) : ObjectPtr(other.data_) {}  // NOLINT(*)
   ObjectPtr(ObjectPtr&& other) noexcept : data_(other.data_) { other.data_ = nullptr; }
+  /// Take the object of a pointer to a derived type, leaving it null.
   template <typename U, typename = std::enable_if_t<std::is_base_of_v<T, U>>>
   ObjectPtr(ObjectPtr<U>&& other) noexcept : data_(other.data_) {  // NOLINT(*)
     other.data_ = nullptr;
@@ -219,10 +267,15 @@ class ObjectPtr {
     ObjectPtr(std::move(other)).swap(*this);
     return *this;
   }
+  /// Exchange objects with other.
   void swap(ObjectPtr& other) noexcept { std::swap(data_, other.data_); }
+  /// Return the object pointer (null when empty).
   T* get() const { return static_cast<T*>(data_); }
+  /// Access the object.
   T* operator->() const { return get(); }
+  /// Access the object.
   T& operator*() const { return *get(); }
+  /// Whether an object is held.
   explicit operator bool() const { return data_ != nullptr; }
   /// Drops the reference held (if any).
   void reset() {
@@ -231,11 +284,17 @@ class ObjectPtr {
       data_ = nullptr;
     }
   }
+  /// Return the number of strong references to the object (0 when null).
   int use_count() const { return data_ != nullptr ? static_cast<int>(data_->use_count()) : 0; }
+  /// Whether this is the only strong reference to the object.
   bool unique() const { return data_ != nullptr && data_->unique(); }
+  /// Whether both point to the same object.
   bool operator==(const ObjectPtr& other) const { return data_ == other.data_; }
+  /// Whether the two point to different objects.
   bool operator!=(const ObjectPtr& other) const { return data_ != other.data_; }
+  /// Whether this is null.
   bool operator==(std::nullptr_t) const { return data_ == nullptr; }
+  /// Whether this is not null.
   bool operator!=(std::nullptr_t) const { return data_ != nullptr; }
 
  private:
@@ -270,6 +329,7 @@ class Arc : public ObjectPtr<T> {
   template <typename U, std::enable_if_t<std::is_base_of_v<T, U>, int> = 0>
   Arc(const Arc<U>& other)  // NOLINT(*)
       : ObjectPtr<T>(static_cast<const ObjectPtr<U>&>(other)) {}
+  /// Take the object of an Arc of a derived type.
   template <typename U, std::enable_if_t<std::is_base_of_v<T, U>, int> = 0>
   Arc(Arc<U>&& other)  // NOLINT(*)
       : ObjectPtr<T>(std::move(static_cast<ObjectPtr<U>&>(other))) {}
@@ -292,15 +352,19 @@ template <typename T>
 class WeakObjectPtr {
  public:
   WeakObjectPtr() = default;
+  /// Construct an empty weak pointer.
   WeakObjectPtr(std::nullptr_t) {}                                      // NOLINT(*)
   WeakObjectPtr(const ObjectPtr<T>& ptr) : WeakObjectPtr(ptr.data_) {}  // NOLINT(*)
   /// A weak pointer to the object of a pointer to a derived class.
+  /// Observe the object other observes.
   template <typename U, typename = std::enable_if_t<std::is_base_of_v<T, U>>>
   WeakObjectPtr(const ObjectPtr<U>& ptr) : WeakObjectPtr(ptr.data_) {}  // NOLINT(*)
   WeakObjectPtr(const WeakObjectPtr& other) : WeakObjectPtr(other.data_) {}
+  /// Observe the object a weak pointer of a derived type observes.
   template <typename U, typename = std::enable_if_t<std::is_base_of_v<T, U>>>
   WeakObjectPtr(const WeakObjectPtr<U>& other) : WeakObjectPtr(other.data_) {}  // NOLINT(*)
   WeakObjectPtr(WeakObjectPtr&& other) noexcept : data_(other.data_) { other.data_ = nullptr; }
+  /// Take the observation of a weak pointer of a derived type, leaving it empty.
   template <typename U, typename = std::enable_if_t<std::is_base_of_v<T, U>>>
   WeakObjectPtr(WeakObjectPtr<U>&& other) noexcept : data_(other.data_) {  // NOLINT(*)
     other.data_ = nullptr;
@@ -314,6 +378,7 @@ class WeakObjectPtr {
     return *this;
   }
   ~WeakObjectPtr() { reset(); }
+  /// Exchange observed objects with other.
   void swap(WeakObjectPtr& other) noexcept { std::swap(data_, other.data_); }
   /// A strong pointer, or null when the object has expired.
   ObjectPtr<T> lock() const {
@@ -321,13 +386,16 @@ class WeakObjectPtr {
     if (data_ != nullptr && data_->TryPromoteWeakPtr()) result.data_ = data_;
     return result;
   }
+  /// Stop observing the object.
   void reset() {
     if (data_ != nullptr) {
       data_->DecWeakRef();
       data_ = nullptr;
     }
   }
+  /// Return the number of strong references to the observed object (0 when none).
   int use_count() const { return data_ != nullptr ? static_cast<int>(data_->use_count()) : 0; }
+  /// Whether the observed object was destroyed (or nothing is observed).
   bool expired() const { return use_count() == 0; }
 
  private:
@@ -345,18 +413,29 @@ class WeakObjectPtr {
 class ObjectRef {
  public:
   ObjectRef() = default;
+  /// Construct from a pointer to the object.
   explicit ObjectRef(ObjectPtr<Object> data) : data_(std::move(data)) {}
+  /// Construct a null reference without checks, for the object system's own use.
   explicit ObjectRef(UnsafeInit) {}
   TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(ObjectRef);
 
+  /// Whether both refer to the same object.
   bool same_as(const ObjectRef& other) const { return data_ == other.data_; }
+  /// Whether both refer to the same object.
   bool operator==(const ObjectRef& other) const { return data_ == other.data_; }
+  /// Whether the two refer to different objects.
   bool operator!=(const ObjectRef& other) const { return data_ != other.data_; }
+  /// Order by object address.
   bool operator<(const ObjectRef& other) const { return data_.get() < other.data_.get(); }
+  /// Whether an object is referred to.
   bool defined() const { return data_ != nullptr; }
+  /// Return the object (null when none).
   const Object* get() const { return data_.get(); }
+  /// Access the object.
   const Object* operator->() const { return get(); }
+  /// Whether this is the only reference to the object.
   bool unique() const { return data_.unique(); }
+  /// Return the number of references to the object (0 when none).
   int use_count() const { return data_.use_count(); }
   /// Type index of the object, 0 (None) when null.
   int32_t type_index() const { return data_ != nullptr ? data_->type_index() : kTVMFFINone; }
@@ -390,6 +469,7 @@ class ObjectRef {
   template <typename RefType, typename = std::enable_if_t<std::is_base_of_v<ObjectRef, RefType>>>
   RefType as_or_throw() &&;
 
+  /// The object type this reference refers to.
   using ContainerType = Object;
   static constexpr bool _type_is_nullable = true;
   /// Whether every object of ContainerType is a valid value of this reference type (false for
@@ -397,7 +477,9 @@ class ObjectRef {
   static constexpr bool _type_container_is_exact = true;
 
  protected:
+  /// Return the object, mutable, for subclasses.
   Object* get_mutable() const { return data_.get(); }
+  /// The pointer to the object.
   ObjectPtr<Object> data_;
   friend struct details::ObjectUnsafe;
 };
@@ -407,7 +489,9 @@ class Variant;
 
 /// Identity hash of object references.
 struct ObjectPtrHash {
+  /// Hash the object address.
   size_t operator()(const ObjectRef& a) const { return std::hash<const Object*>()(a.get()); }
+  /// Hash the object address.
   template <typename T>
   size_t operator()(const ObjectPtr<T>& a) const {
     return std::hash<const Object*>()(a.get());
@@ -419,7 +503,9 @@ struct ObjectPtrHash {
 
 /// Identity equality of object references.
 struct ObjectPtrEqual {
+  /// Whether both refer to the same object.
   bool operator()(const ObjectRef& a, const ObjectRef& b) const { return a.same_as(b); }
+  /// Whether both point to the same object.
   template <typename T>
   bool operator()(const ObjectPtr<T>& a, const ObjectPtr<T>& b) const {
     return a == b;

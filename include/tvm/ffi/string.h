@@ -246,7 +246,9 @@ struct BytesLikeTypeTraits;
 class Bytes {
  public:
   Bytes() = default;
+  /*! \brief Construct from size bytes at data. */
   Bytes(const char* data, size_t size) : cell_(data, size) {}
+  /*! \brief Construct from a byte array view, copying its bytes. */
   Bytes(TVMFFIByteArray arr) : cell_(arr.data, arr.size) {}               // NOLINT(*)
   Bytes(const std::string& other) : cell_(other.data(), other.size()) {}  // NOLINT(*)
   Bytes(std::string&& other) : cell_(std::move(other)) {}                 // NOLINT(*)
@@ -260,9 +262,13 @@ class Bytes {
   Bytes& operator=(const Bytes&) = default;
   Bytes& operator=(Bytes&&) = default;
 
+  /*! \brief Return a pointer to the bytes. */
   const char* data() const { return cell_.data(); }
+  /*! \brief Return the number of bytes. */
   size_t size() const { return cell_.size(); }
+  /*! \brief Exchange contents with other. */
   void swap(Bytes& other) noexcept { cell_.swap(other.cell_); }
+  /*! \brief Copy the bytes into a std::string. */
   operator std::string() const { return std::string(data(), size()); }  // NOLINT(*)
   /// Three-way comparison of raw memory of possibly different lengths.
   static int memncmp(const char* lhs, const char* rhs, size_t lhs_count, size_t rhs_count) {
@@ -285,15 +291,20 @@ class Bytes {
 /// Immutable string: inline up to 7 bytes, otherwise a String object; NUL-terminated.
 class String {
  public:
+  /*! \brief The value find returns when nothing matches. */
   static constexpr size_t npos = std::string::npos;
 
   String() = default;
   String(std::nullptr_t) = delete;                                 // NOLINT(*)
   String(const char* other) : cell_(other, std::strlen(other)) {}  // NOLINT(*)
+  /*! \brief Construct from size characters at data. */
   String(const char* data, size_t size) : cell_(data, size) {}
+  /*! \brief Construct from a std::string, copying it. */
   String(const std::string& other) : cell_(other.data(), other.size()) {}  // NOLINT(*)
   String(std::string&& other) : cell_(std::move(other)) {}                 // NOLINT(*)
+  /*! \brief Construct from a string view, copying it. */
   explicit String(std::string_view other) : cell_(other.data(), other.size()) {}
+  /*! \brief Construct from a byte array view, copying its bytes. */
   explicit String(TVMFFIByteArray arr) : cell_(arr.data, arr.size) {}
   String(const String&) = default;
   String(String&&) = default;
@@ -303,30 +314,45 @@ class String {
   String& operator=(std::string&& other) { return *this = String(std::move(other)); }
   String& operator=(const char* other) { return *this = String(other); }
 
+  /*! \brief Return a pointer to the characters. */
   const char* data() const { return cell_.data(); }
+  /*! \brief Return a pointer to the NUL-terminated characters. */
   const char* c_str() const { return cell_.data(); }
+  /*! \brief Return the number of characters. */
   size_t size() const { return cell_.size(); }
+  /*! \brief Return the number of characters. */
   size_t length() const { return size(); }
+  /*! \brief Whether the string has no characters. */
   bool empty() const { return size() == 0; }
   /// The character at pos; throws std::out_of_range past the end.
   char at(size_t pos) const {
-    if (pos >= size()) throw std::out_of_range("tvm::ffi::String index out of bounds");
+    if (pos >= size()) throw std::out_of_range("tvm::ffi::String::at: index out of bounds");
     return data()[pos];
   }
+  /*! \brief Compare lexicographically with other; negative, 0 or positive. */
   int compare(const String& other) const { return compare(other.data(), other.size()); }
+  /*! \brief Compare lexicographically with other; negative, 0 or positive. */
   int compare(const std::string& other) const { return compare(other.data(), other.size()); }
+  /*! \brief Compare lexicographically with other; negative, 0 or positive. */
   int compare(const char* other) const { return compare(other, std::strlen(other)); }
+  /*! \brief Compare lexicographically with other; negative, 0 or positive. */
   int compare(const TVMFFIByteArray& other) const { return compare(other.data, other.size); }
+  /*! \brief Copy the characters into a std::string. */
   operator std::string() const { return std::string(data(), size()); }  // NOLINT(*)
+  /*! \brief Return a view of the characters. */
   std::string_view view() const { return std::string_view(data(), size()); }
+  /*! \brief Exchange contents with other. */
   void swap(String& other) noexcept { cell_.swap(other.cell_); }
 
   /// The first position >= pos where needle starts, or npos.
   size_t find(std::string_view needle, size_t pos = 0) const { return view().find(needle, pos); }
+  /*! \brief Return the first position of needle at or after pos, or npos. */
   size_t find(const String& needle, size_t pos = 0) const { return find(needle.view(), pos); }
+  /*! \brief Return the first position of needle at or after pos, or npos. */
   size_t find(const std::string& needle, size_t pos = 0) const {
     return find(std::string_view(needle), pos);
   }
+  /*! \brief Return the first position of needle at or after pos, or npos. */
   size_t find(const char* needle, size_t pos = 0) const {
     return find(std::string_view(needle), pos);
   }
@@ -334,30 +360,44 @@ class String {
   size_t find(const char* needle, size_t pos, size_t count) const {
     return find(std::string_view(needle, count), pos);
   }
+  /*! \brief Return the first position of ch at or after pos, or npos. */
   size_t find(char ch, size_t pos = 0) const { return view().find(ch, pos); }
+  /*!
+   * \brief Return count characters from pos (fewer at the end); throws when pos is past the end.
+   */
   String substr(size_t pos = 0, size_t count = npos) const {
-    if (pos > size()) throw std::out_of_range("tvm::ffi::String::substr out of range");
+    if (pos > size()) throw std::out_of_range("tvm::ffi::String::substr: position out of range");
     return String(view().substr(pos, count));
   }
+  /*! \brief Whether the string begins with prefix. */
   bool starts_with(std::string_view prefix) const {
     return view().substr(0, prefix.size()) == prefix;
   }
+  /*! \brief Whether the string begins with the n characters at prefix. */
   bool starts_with(const char* prefix, size_t n) const {
     return starts_with(std::string_view(prefix, n));
   }
+  /*! \brief Whether the string begins with prefix. */
   bool starts_with(const String& prefix) const { return starts_with(prefix.view()); }
+  /*! \brief Whether the string begins with prefix. */
   bool starts_with(const std::string& prefix) const {
     return starts_with(std::string_view(prefix));
   }
+  /*! \brief Whether the string begins with prefix. */
   bool starts_with(const char* prefix) const { return starts_with(std::string_view(prefix)); }
+  /*! \brief Whether the string ends with suffix. */
   bool ends_with(std::string_view suffix) const {
     return size() >= suffix.size() && view().substr(size() - suffix.size()) == suffix;
   }
+  /*! \brief Whether the string ends with the n characters at suffix. */
   bool ends_with(const char* suffix, size_t n) const {
     return ends_with(std::string_view(suffix, n));
   }
+  /*! \brief Whether the string ends with suffix. */
   bool ends_with(const String& suffix) const { return ends_with(suffix.view()); }
+  /*! \brief Whether the string ends with suffix. */
   bool ends_with(const std::string& suffix) const { return ends_with(std::string_view(suffix)); }
+  /*! \brief Whether the string ends with suffix. */
   bool ends_with(const char* suffix) const { return ends_with(std::string_view(suffix)); }
   /// Splits on delim; the views borrow this string.
   std::vector<std::string_view> Split(char delim) const {
@@ -392,18 +432,23 @@ class String {
   friend String operator+(const char* lhs, const String& rhs);
 };
 
+/*! \brief Concatenate two strings. */
 inline String operator+(const String& lhs, const String& rhs) {
   return String::Concat(lhs.data(), lhs.size(), rhs.data(), rhs.size());
 }
+/*! \brief Concatenate two strings. */
 inline String operator+(const String& lhs, const std::string& rhs) {
   return String::Concat(lhs.data(), lhs.size(), rhs.data(), rhs.size());
 }
+/*! \brief Concatenate two strings. */
 inline String operator+(const std::string& lhs, const String& rhs) {
   return String::Concat(lhs.data(), lhs.size(), rhs.data(), rhs.size());
 }
+/*! \brief Concatenate two strings. */
 inline String operator+(const String& lhs, const char* rhs) {
   return String::Concat(lhs.data(), lhs.size(), rhs, std::strlen(rhs));
 }
+/*! \brief Concatenate two strings. */
 inline String operator+(const char* lhs, const String& rhs) {
   return String::Concat(lhs, std::strlen(lhs), rhs.data(), rhs.size());
 }
@@ -430,6 +475,7 @@ TVM_FFI_STRING_COMPARE_OP_(>=)
 bool operator==(const String&, std::nullptr_t) = delete;
 bool operator!=(const String&, std::nullptr_t) = delete;
 
+/*! \brief Write the characters of str to os. */
 inline std::ostream& operator<<(std::ostream& os, const String& str) {
   return os.write(str.data(), static_cast<std::streamsize>(str.size()));
 }
@@ -582,15 +628,21 @@ inline String EscapedStringPy(const String& value) {
 template <typename T, int32_t kSmallIndex, int32_t kObjectIndex>
 struct BytesLikeTypeTraits : public TypeTraitsBase {
   // As Apache: a string field is an Any cell (SmallStr or Str), no fixed index.
+  /*! \brief Byte-like values may be stored inline or as objects, so the field holds any value. */
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIAny;
+  /*! \brief Store src in an AnyView without taking ownership. */
   static void CopyToAnyView(const T& src, TVMFFIAny* result) { *result = src.cell_.cell(); }
+  /*! \brief Move src into an Any. */
   static void MoveToAny(T src, TVMFFIAny* result) { *result = src.cell_.ReleaseCell(); }
+  /*! \brief Whether src holds exactly this type. */
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return src->type_index == kSmallIndex || src->type_index == kObjectIndex;
   }
+  /*! \brief Read the value from src after CheckAnyStrict held. */
   static T CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     return T(T::Cell::FromCell(*src, true));
   }
+  /*! \brief Move the value out of src after CheckAnyStrict held. */
   static T MoveFromAnyAfterCheck(TVMFFIAny* src) {
     T out(T::Cell::FromCell(*src, false));
     details::ResetPODCell(src, TypeIndex::kTVMFFINone);
@@ -598,21 +650,27 @@ struct BytesLikeTypeTraits : public TypeTraitsBase {
   }
 };
 
+/*! \brief Conversion of String to and from Any. */
 template <>
 struct TypeTraits<String>
     : public BytesLikeTypeTraits<String, TypeIndex::kTVMFFISmallStr, TypeIndex::kTVMFFIStr> {
+  /*! \brief Convert src (a string or raw C string) to a String; nullopt when impossible. */
   static std::optional<String> TryCastFromAnyView(const TVMFFIAny* src) {
     if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
     if (src->type_index == TypeIndex::kTVMFFIRawStr) return String(src->v_c_str);
     return std::nullopt;
   }
+  /*! \brief Return the type's name, "str". */
   static std::string TypeStr() { return "str"; }
+  /*! \brief Return the type's schema as JSON text. */
   static std::string TypeSchema() { return details::SimpleTypeSchema(StaticTypeKey::kTVMFFIStr); }
 };
 
+/*! \brief Conversion of Bytes to and from Any. */
 template <>
 struct TypeTraits<Bytes>
     : public BytesLikeTypeTraits<Bytes, TypeIndex::kTVMFFISmallBytes, TypeIndex::kTVMFFIBytes> {
+  /*! \brief Convert src (bytes or a byte array) to Bytes; nullopt when impossible. */
   static std::optional<Bytes> TryCastFromAnyView(const TVMFFIAny* src) {
     if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
     if (src->type_index == TypeIndex::kTVMFFIByteArrayPtr) {
@@ -620,77 +678,105 @@ struct TypeTraits<Bytes>
     }
     return std::nullopt;
   }
+  /*! \brief Return the type's name, "bytes". */
   static std::string TypeStr() { return "bytes"; }
+  /*! \brief Return the type's schema as JSON text. */
   static std::string TypeSchema() { return details::SimpleTypeSchema(StaticTypeKey::kTVMFFIBytes); }
 };
 
 /// Traits of raw C strings: a borrowed RawStr view, a String when owned.
 struct RawStrTypeTraitsBase : public TypeTraitsBase {
+  /*! \brief A raw C string is never a field type of its own. */
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIAny;  // as Apache
+  /*! \brief Store the C string src (a null pointer as None) in an AnyView. */
   static void CopyToAnyView(const char* src, TVMFFIAny* result) {
-    TVM_FFI_ICHECK(src != nullptr) << "Cannot pass a null const char* as a string";
+    TVM_FFI_ICHECK(src != nullptr) << "Any: cannot pass a null const char* as a string";
     details::ResetPODCell(result, TypeIndex::kTVMFFIRawStr);
     result->v_c_str = src;
   }
+  /*! \brief Store the C string src (a null pointer as None) in an Any, as a view. */
   static void MoveToAny(const char* src, TVMFFIAny* result) {
-    TVM_FFI_ICHECK(src != nullptr) << "Cannot pass a null const char* as a string";
+    TVM_FFI_ICHECK(src != nullptr) << "Any: cannot pass a null const char* as a string";
     TypeTraits<String>::MoveToAny(String(src), result);
   }
+  /*! \brief Return the type's name. */
   static std::string TypeStr() { return StaticTypeKey::kTVMFFIRawStr; }
+  /*! \brief Return the type's schema as JSON text. */
   static std::string TypeSchema() { return details::SimpleTypeSchema(StaticTypeKey::kTVMFFIStr); }
 };
 
+/*! \brief Conversion of raw C strings to Any (viewing, not owning, the characters). */
 template <>
 struct TypeTraits<const char*> : public RawStrTypeTraitsBase {
+  /*! \brief A raw pointer cannot be stored as an owned value. */
   static constexpr bool storage_enabled = false;
+  /*! \brief Whether src holds a raw C string. */
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return src->type_index == TypeIndex::kTVMFFIRawStr;
   }
+  /*! \brief Read the raw C string pointer held by src. */
   static const char* CopyFromAnyViewAfterCheck(const TVMFFIAny* src) { return src->v_c_str; }
+  /*! \brief Return the raw C string held by src; nullopt for any other type. */
   static std::optional<const char*> TryCastFromAnyView(const TVMFFIAny* src) {
     if (CheckAnyStrict(src)) return src->v_c_str;
     return std::nullopt;
   }
 };
 
+/*! \brief A mutable C string converts as a const one. */
 template <>
 struct TypeTraits<char*> : public TypeTraits<const char*> {};
 
+/*! \brief Conversion of character arrays (string literals) to Any. */
 template <size_t N>
 struct TypeTraits<char[N]> : public RawStrTypeTraitsBase {
+  /*! \brief A character array cannot be stored as an owned value. */
   static constexpr bool storage_enabled = false;
 };
 
 /// std::string: a RawStr view of c_str(); accepts every string and bytes cell.
 template <>
 struct TypeTraits<std::string> : public TypeTraitsBase {
+  /*! \brief A std::string converts through String; it is not kept in an Any as itself. */
   static constexpr bool storage_enabled = false;
+  /*! \brief Store src in an AnyView, viewing its characters. */
   static void CopyToAnyView(const std::string& src, TVMFFIAny* result) {
     details::ResetPODCell(result, TypeIndex::kTVMFFIRawStr);
     result->v_c_str = src.c_str();
   }
+  /*! \brief Move src into an Any as a String. */
   static void MoveToAny(std::string src, TVMFFIAny* result) {
     TypeTraits<String>::MoveToAny(String(std::move(src)), result);
   }
+  /*! \brief Whether src holds a raw C string. */
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return TypeTraits<String>::CheckAnyStrict(src);
   }
+  /*! \brief Copy the raw C string held by src into a std::string. */
   static std::string CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     return *TryCastFromAnyView(src);
   }
+  /*!
+   * \brief Convert src (a string, bytes or raw C string) to a std::string; nullopt when impossible.
+   */
   static std::optional<std::string> TryCastFromAnyView(const TVMFFIAny* src) {
     std::optional<TVMFFIByteArray> view = details::StringLikeView(src, true);
     if (!view.has_value()) return std::nullopt;
     return std::string(view->data, view->size);
   }
+  /*! \brief Return the type's name. */
   static std::string TypeStr() { return "std::string"; }
+  /*! \brief Return the type's schema as JSON text. */
   static std::string TypeSchema() { return details::SimpleTypeSchema(StaticTypeKey::kTVMFFIStr); }
   /// The conversions of Apache's fallback list (const char*, TVMFFIByteArray*, Bytes, String).
   static std::string ConvertFallbackValue(const char* src) { return std::string(src); }
+  /*! \brief Copy the bytes of a byte array into a std::string. */
   static std::string ConvertFallbackValue(TVMFFIByteArray* src) {
     return std::string(src->data, src->size);
   }
+  /*! \brief Copy the bytes into a std::string. */
   static std::string ConvertFallbackValue(Bytes src) { return std::string(src.data(), src.size()); }
+  /*! \brief Copy the characters into a std::string. */
   static std::string ConvertFallbackValue(String src) {
     return std::string(src.data(), src.size());
   }
@@ -699,26 +785,35 @@ struct TypeTraits<std::string> : public TypeTraitsBase {
 /// TVMFFIByteArray*: a borrowed ByteArrayPtr view; Bytes when owned.
 template <>
 struct TypeTraits<TVMFFIByteArray*> : public TypeTraitsBase {
+  /*! \brief A byte array pointer cannot be stored as an owned value. */
   static constexpr bool storage_enabled = false;
+  /*! \brief The field's static type index: a byte array pointer. */
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIByteArrayPtr;
+  /*! \brief Store the byte array pointer src in an AnyView. */
   static void CopyToAnyView(TVMFFIByteArray* src, TVMFFIAny* result) {
     details::ResetPODCell(result, TypeIndex::kTVMFFIByteArrayPtr);
     result->v_ptr = src;
   }
+  /*! \brief Store the byte array pointer src in an Any, as a view. */
   static void MoveToAny(TVMFFIByteArray* src, TVMFFIAny* result) {
     TypeTraits<Bytes>::MoveToAny(Bytes(*src), result);
   }
+  /*! \brief Whether src holds a byte array pointer. */
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return src->type_index == TypeIndex::kTVMFFIByteArrayPtr;
   }
+  /*! \brief Read the byte array pointer held by src. */
   static TVMFFIByteArray* CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     return static_cast<TVMFFIByteArray*>(src->v_ptr);
   }
+  /*! \brief Return the byte array pointer held by src; nullopt for any other type. */
   static std::optional<TVMFFIByteArray*> TryCastFromAnyView(const TVMFFIAny* src) {
     if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
     return std::nullopt;
   }
+  /*! \brief Return the type's name. */
   static std::string TypeStr() { return StaticTypeKey::kTVMFFIByteArrayPtr; }
+  /*! \brief Return the type's schema as JSON text. */
   static std::string TypeSchema() { return details::SimpleTypeSchema(StaticTypeKey::kTVMFFIBytes); }
 };
 
@@ -726,14 +821,18 @@ struct TypeTraits<TVMFFIByteArray*> : public TypeTraitsBase {
 }  // namespace tvm
 
 namespace std {
+/*! \brief Hash of String, consistent with its equality. */
 template <>
 struct hash<::tvm::ffi::String> {
+  /*! \brief Hash the characters of str. */
   size_t operator()(const ::tvm::ffi::String& str) const {
     return static_cast<size_t>(::tvm::ffi::details::StableHashBytes(str.data(), str.size()));
   }
 };
+/*! \brief Hash of Bytes, consistent with its equality. */
 template <>
 struct hash<::tvm::ffi::Bytes> {
+  /*! \brief Hash the bytes. */
   size_t operator()(const ::tvm::ffi::Bytes& bytes) const {
     return static_cast<size_t>(::tvm::ffi::details::StableHashBytes(bytes.data(), bytes.size()));
   }

@@ -23,7 +23,9 @@ class AnyView;
 /// Converts T to and from TVMFFIAny cells; specialise it to make a type passable.
 template <typename, typename = void>
 struct TypeTraits {
+  /// Whether T converts to and from Any (no by default).
   static constexpr bool convert_enabled = false;
+  /// Whether T can be stored in an Any as an owned value (no by default).
   static constexpr bool storage_enabled = false;
 };
 
@@ -42,23 +44,30 @@ template <typename TargetType, typename SourceType, typename = void>
 inline constexpr bool type_subsumes_v =
     std::is_same_v<TargetType, SourceType> || std::is_base_of_v<TargetType, SourceType>;
 
+/// Any accepts every type.
 template <typename SourceType>
 inline constexpr bool type_subsumes_v<Any, SourceType> = true;
 
+/// An ObjectPtr of a base accepts an ObjectPtr of a derived object.
 template <typename BaseObject, typename DerivedObject>
 inline constexpr bool type_subsumes_v<ObjectPtr<BaseObject>, ObjectPtr<DerivedObject>> =
     std::is_base_of_v<BaseObject, DerivedObject>;
+/// An Arc of a base accepts an Arc of a derived object.
 template <typename BaseObject, typename DerivedObject>
 inline constexpr bool type_subsumes_v<Arc<BaseObject>, Arc<DerivedObject>> =
     std::is_base_of_v<BaseObject, DerivedObject>;
+/// An ObjectPtr of a base accepts an Arc of a derived object.
 template <typename BaseObject, typename DerivedObject>
 inline constexpr bool type_subsumes_v<ObjectPtr<BaseObject>, Arc<DerivedObject>> =
     std::is_base_of_v<BaseObject, DerivedObject>;
 
 /// Common defaults of TypeTraits specialisations.
 struct TypeTraitsBase {
+  /// Whether T converts to and from Any (yes for every specialisation on this base).
   static constexpr bool convert_enabled = true;
+  /// Whether T can be stored in an Any as an owned value.
   static constexpr bool storage_enabled = true;
+  /// The static type index of T's fields (kTVMFFIAny when not one fixed type).
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIAny;
   /// The "got" part of a mismatch message: the cell's type key.
   static std::string GetMismatchTypeInfo(const TVMFFIAny* source) {
@@ -82,12 +91,19 @@ inline std::string SimpleTypeSchema(const std::string& name) {
 /// Traits for a POD type stored directly in the cell; Derived supplies Store/Load/kIndex.
 template <typename T, typename Derived>
 struct PODTypeTraitsBase : public TypeTraitsBase {  // NOLINT(bugprone-crtp-*): static only
+  /// The static type index of fields of T: the POD's own.
   static constexpr int32_t field_static_type_index = Derived::kIndex;
+  /// Store src in an AnyView.
   static void CopyToAnyView(const T& src, TVMFFIAny* result) { Derived::Store(src, result); }
+  /// Store src in an Any.
   static void MoveToAny(T src, TVMFFIAny* result) { Derived::Store(src, result); }
+  /// Whether src holds exactly this POD type.
   static bool CheckAnyStrict(const TVMFFIAny* src) { return src->type_index == Derived::kIndex; }
+  /// Read the value from src after CheckAnyStrict held.
   static T CopyFromAnyViewAfterCheck(const TVMFFIAny* src) { return Derived::Load(src); }
+  /// Read the value from src after CheckAnyStrict held.
   static T MoveFromAnyAfterCheck(TVMFFIAny* src) { return Derived::Load(src); }
+  /// Return the type's schema as JSON text.
   static std::string TypeSchema() { return details::SimpleTypeSchema(Derived::TypeStr()); }
 };
 
@@ -95,19 +111,25 @@ struct PODTypeTraitsBase : public TypeTraitsBase {  // NOLINT(bugprone-crtp-*): 
 template <>
 struct TypeTraits<std::nullptr_t>
     : public PODTypeTraitsBase<std::nullptr_t, TypeTraits<std::nullptr_t>> {
+  /// The type index of None.
   static constexpr int32_t kIndex = TypeIndex::kTVMFFINone;
+  /// Store None in result.
   static void Store(std::nullptr_t, TVMFFIAny* result) { details::ResetPODCell(result, kIndex); }
+  /// Return nullptr.
   static std::nullptr_t Load(const TVMFFIAny*) { return nullptr; }
+  /// Return nullptr when src holds None; nullopt otherwise.
   static std::optional<std::nullptr_t> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kIndex) return nullptr;
     return std::nullopt;
   }
+  /// Return the type's name, "None".
   static std::string TypeStr() { return StaticTypeKey::kTVMFFINone; }
 };
 
 /// Whether T is an enum whose underlying type is an integer (the upstream spelling is kept).
 template <typename T, bool = std::is_enum_v<T>>
 constexpr bool is_integeral_enum_v = false;
+/// An enum is integral-backed when its underlying type is an integer.
 template <typename T>
 constexpr bool is_integeral_enum_v<T, true> = std::is_integral_v<std::underlying_type_t<T>>;
 
@@ -139,26 +161,33 @@ struct IntegralOf<T, true> {
 /// enums and user types that travel as integers; the deriving traits add the writing side.
 template <typename Int>
 struct TypeTraitsIntBase : public TypeTraitsBase {
+  /// Integers are stored as int.
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIInt;
   /// Writes an Int cell holding src.
   static void CopyInt64ToAnyView(int64_t src, TVMFFIAny* result) {
     details::ResetPODCell(result, TypeIndex::kTVMFFIInt);
     result->v_int64 = src;
   }
+  /// Whether src holds an int.
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return src->type_index == TypeIndex::kTVMFFIInt;
   }
+  /// Read the int held by src, converted to Int.
   static Int CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     return static_cast<Int>(src->v_int64);
   }
+  /// Read the int held by src, converted to Int.
   static Int MoveFromAnyAfterCheck(TVMFFIAny* src) { return CopyFromAnyViewAfterCheck(src); }
+  /// Convert src (an int or bool) to Int; nullopt for any other type.
   static std::optional<Int> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == TypeIndex::kTVMFFIInt || src->type_index == TypeIndex::kTVMFFIBool) {
       return static_cast<Int>(src->v_int64);
     }
     return std::nullopt;
   }
+  /// Return the type's name, "int".
   static std::string TypeStr() { return StaticTypeKey::kTVMFFIInt; }
+  /// Return the type's schema as JSON text.
   static std::string TypeSchema() { return details::SimpleTypeSchema(TypeStr()); }
 };
 
@@ -183,6 +212,7 @@ struct TypeTraits<Int, std::enable_if_t<details::is_int_like_v<Int>>>
 /// where a plain bool would also take every integer.
 class StrictBool {
  public:
+  /// Wrap value.
   StrictBool(bool value) : value_(value) {}  // NOLINT(google-explicit-constructor)
   operator bool() const { return value_; }   // NOLINT(google-explicit-constructor)
 
@@ -193,34 +223,44 @@ class StrictBool {
 /// StrictBool: Bool cells only.
 template <>
 struct TypeTraits<StrictBool> : public PODTypeTraitsBase<StrictBool, TypeTraits<StrictBool>> {
+  /// The type index of bool.
   static constexpr int32_t kIndex = TypeIndex::kTVMFFIBool;
+  /// Store src as a bool in result.
   static void Store(StrictBool src, TVMFFIAny* result) {
     details::ResetPODCell(result, kIndex);
     result->v_int64 = static_cast<bool>(src) ? 1 : 0;
   }
+  /// Read the bool held by src.
   static StrictBool Load(const TVMFFIAny* src) { return src->v_int64 != 0; }
+  /// Return the bool held by src; nullopt for any other type.
   static std::optional<StrictBool> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kIndex) return Load(src);
     return std::nullopt;
   }
+  /// Return the type's name, "bool".
   static std::string TypeStr() { return StaticTypeKey::kTVMFFIBool; }
 };
 
 /// bool: Bool cells; accepts Bool and Int.
 template <>
 struct TypeTraits<bool> : public PODTypeTraitsBase<bool, TypeTraits<bool>> {
+  /// The type index of bool.
   static constexpr int32_t kIndex = TypeIndex::kTVMFFIBool;
+  /// Store src as a bool in result.
   static void Store(bool src, TVMFFIAny* result) {
     details::ResetPODCell(result, kIndex);
     result->v_int64 = src ? 1 : 0;
   }
+  /// Read the bool held by src.
   static bool Load(const TVMFFIAny* src) { return src->v_int64 != 0; }
+  /// Convert src (a bool or int) to bool; nullopt for any other type.
   static std::optional<bool> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == TypeIndex::kTVMFFIBool || src->type_index == TypeIndex::kTVMFFIInt) {
       return src->v_int64 != 0;
     }
     return std::nullopt;
   }
+  /// Return the type's name, "bool".
   static std::string TypeStr() { return StaticTypeKey::kTVMFFIBool; }
 };
 
@@ -228,12 +268,16 @@ struct TypeTraits<bool> : public PODTypeTraitsBase<bool, TypeTraits<bool>> {
 template <typename Float>
 struct TypeTraits<Float, std::enable_if_t<std::is_floating_point_v<Float>>>
     : public PODTypeTraitsBase<Float, TypeTraits<Float>> {
+  /// The type index of float.
   static constexpr int32_t kIndex = TypeIndex::kTVMFFIFloat;
+  /// Store src as a float in result.
   static void Store(Float src, TVMFFIAny* result) {
     details::ResetPODCell(result, kIndex);
     result->v_float64 = static_cast<double>(src);
   }
+  /// Read the float held by src, converted to Float.
   static Float Load(const TVMFFIAny* src) { return static_cast<Float>(src->v_float64); }
+  /// Convert src (a float, int or bool) to Float; nullopt for any other type.
   static std::optional<Float> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == TypeIndex::kTVMFFIFloat) return static_cast<Float>(src->v_float64);
     if (src->type_index == TypeIndex::kTVMFFIInt || src->type_index == TypeIndex::kTVMFFIBool) {
@@ -241,23 +285,29 @@ struct TypeTraits<Float, std::enable_if_t<std::is_floating_point_v<Float>>>
     }
     return std::nullopt;
   }
+  /// Return the type's name, "float".
   static std::string TypeStr() { return StaticTypeKey::kTVMFFIFloat; }
 };
 
 /// void*: OpaquePtr cells; accepts OpaquePtr and None.
 template <>
 struct TypeTraits<void*> : public PODTypeTraitsBase<void*, TypeTraits<void*>> {
+  /// The type index of opaque pointers.
   static constexpr int32_t kIndex = TypeIndex::kTVMFFIOpaquePtr;
+  /// Store the pointer src (None when null) in result.
   static void Store(void* src, TVMFFIAny* result) {
     details::ResetPODCell(result, kIndex);
     result->v_ptr = src;
   }
+  /// Read the pointer held by src.
   static void* Load(const TVMFFIAny* src) { return src->v_ptr; }
+  /// Return the pointer held by src (null for None); nullopt for any other type.
   static std::optional<void*> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kIndex) return src->v_ptr;
     if (src->type_index == TypeIndex::kTVMFFINone) return static_cast<void*>(nullptr);
     return std::nullopt;
   }
+  /// Return the type's name.
   static std::string TypeStr() { return StaticTypeKey::kTVMFFIOpaquePtr; }
 };
 
@@ -293,12 +343,16 @@ inline std::optional<TVMFFIByteArray> StringLikeView(const TVMFFIAny* src, bool 
 /// DLDataType: DataType cells; a string is parsed (a parse error throws ValueError).
 template <>
 struct TypeTraits<DLDataType> : public PODTypeTraitsBase<DLDataType, TypeTraits<DLDataType>> {
+  /// The type index of DataType.
   static constexpr int32_t kIndex = TypeIndex::kTVMFFIDataType;
+  /// Store src in result.
   static void Store(DLDataType src, TVMFFIAny* result) {
     details::ResetPODCell(result, kIndex);
     result->v_dtype = src;
   }
+  /// Read the data type held by src.
   static DLDataType Load(const TVMFFIAny* src) { return src->v_dtype; }
+  /// Convert src (a data type or its string) to DLDataType; nullopt when impossible.
   static std::optional<DLDataType> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == kIndex) return src->v_dtype;
     std::optional<TVMFFIByteArray> text = details::StringLikeView(src, true);
@@ -307,29 +361,37 @@ struct TypeTraits<DLDataType> : public PODTypeTraitsBase<DLDataType, TypeTraits<
     TVM_FFI_CHECK_SAFE_CALL(TVMFFIDataTypeFromString(&(*text), &dtype));
     return dtype;
   }
+  /// Return the type's name, "DataType".
   static std::string TypeStr() { return StaticTypeKey::kTVMFFIDataType; }
 };
 
 /// DLTensor*: a borrowed DLTensorPtr; accepts Tensor objects too. Cannot be held in Any.
 template <>
 struct TypeTraits<DLTensor*> : public TypeTraitsBase {
+  /// A DLTensor pointer is a view; it cannot be stored as an owned value.
   static constexpr bool storage_enabled = false;
+  /// The static type index of DLTensor pointer fields.
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIDLTensorPtr;
+  /// Store the pointer src in an AnyView.
   static void CopyToAnyView(DLTensor* src, TVMFFIAny* result) {
     details::ResetPODCell(result, TypeIndex::kTVMFFIDLTensorPtr);
     result->v_ptr = src;
   }
+  /// Always throws: a DLTensor pointer cannot be moved into an Any.
   [[noreturn]] static void MoveToAny(DLTensor*, TVMFFIAny*) {
     TVM_FFI_THROW(RuntimeError) << "DLTensor* cannot be held in Any as it does not retain "
                                    "ownership, use Tensor instead";
     TVM_FFI_UNREACHABLE();
   }
+  /// Whether src holds a DLTensor pointer.
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return src->type_index == TypeIndex::kTVMFFIDLTensorPtr;
   }
+  /// Read the DLTensor pointer held by src.
   static DLTensor* CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     return static_cast<DLTensor*>(src->v_ptr);
   }
+  /// Return the DLTensor pointer held by src (or of a Tensor); nullopt otherwise.
   static std::optional<DLTensor*> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == TypeIndex::kTVMFFIDLTensorPtr) return static_cast<DLTensor*>(src->v_ptr);
     if (src->type_index == TypeIndex::kTVMFFITensor) {
@@ -338,7 +400,9 @@ struct TypeTraits<DLTensor*> : public TypeTraitsBase {
     }
     return std::nullopt;
   }
+  /// Return the type's name.
   static std::string TypeStr() { return StaticTypeKey::kTVMFFIDLTensorPtr; }
+  /// Return the type's schema as JSON text.
   static std::string TypeSchema() { return details::SimpleTypeSchema(TypeStr()); }
 };
 
@@ -366,7 +430,9 @@ std::optional<T> TryFallbackTypes(const TVMFFIAny* src) {
 /// each. T cannot be stored in Any or containers.
 template <typename T, typename... FallbackTypes>
 struct FallbackOnlyTraitsBase : public TypeTraitsBase {
+  /// T values are converted from others, never stored as themselves.
   static constexpr bool storage_enabled = false;
+  /// Convert src through T's fallback conversions; nullopt when impossible.
   static std::optional<T> TryCastFromAnyView(const TVMFFIAny* src) {
     return TryFallbackTypes<FallbackTypes...>(src);
   }
@@ -380,27 +446,34 @@ struct FallbackOnlyTraitsBase : public TypeTraitsBase {
 /// Default traits of ObjectRef subclasses: the object (or a subclass), None when nullable.
 template <typename TObjRef>
 struct ObjectRefTypeTraitsBase : public TypeTraitsBase {
+  /// The object type the reference refers to.
   using ContainerType = typename TObjRef::ContainerType;
+  /// The static type index of object reference fields.
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIObject;
 
+  /// Store src's object in an AnyView (None when null).
   static void CopyToAnyView(const TObjRef& src, TVMFFIAny* result) {
     StoreHandle(details::ObjectUnsafe::GetHeader(src), result);
   }
+  /// Move src's object into an Any (None when null).
   static void MoveToAny(TObjRef src, TVMFFIAny* result) {
     StoreHandle(
         static_cast<TVMFFIObject*>(details::ObjectUnsafe::MoveObjectRefToHandle(std::move(src))),
         result);
   }
+  /// Whether src holds an object of ContainerType (or None, for nullable references).
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     if (src->type_index == TypeIndex::kTVMFFINone) return TObjRef::_type_is_nullable;
     return src->type_index >= TypeIndex::kTVMFFIStaticObjectBegin &&
            details::IsObjectInstance<ContainerType>(src->type_index);
   }
+  /// Return a reference to the object held by src after CheckAnyStrict held.
   static TObjRef CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     if (src->type_index == TypeIndex::kTVMFFINone) return TObjRef(UnsafeInit{});
     return details::ObjectUnsafe::ObjectRefFromObjectPtr<TObjRef>(
         details::ObjectUnsafe::ObjectPtrFromUnowned<Object>(src->v_obj));
   }
+  /// Move the object out of src after CheckAnyStrict held.
   static TObjRef MoveFromAnyAfterCheck(TVMFFIAny* src) {
     if (src->type_index == TypeIndex::kTVMFFINone) return TObjRef(UnsafeInit{});
     TObjRef ref = details::ObjectUnsafe::ObjectRefFromObjectPtr<TObjRef>(
@@ -414,7 +487,9 @@ struct ObjectRefTypeTraitsBase : public TypeTraitsBase {
     if (TypeTraits<TObjRef>::CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
     return std::nullopt;
   }
+  /// Return the type's name, the container's type key.
   static std::string TypeStr() { return ContainerType::_type_key; }
+  /// Return the type's schema as JSON text.
   static std::string TypeSchema() { return details::SimpleTypeSchema(TypeStr()); }
 
  private:
@@ -442,6 +517,7 @@ struct TypeTraits<TObjRef, std::enable_if_t<std::is_base_of_v<ObjectRef, TObjRef
 /// use_default_type_traits_v = false and derive its TypeTraits from this).
 template <typename ObjectRefType, typename... FallbackTypes>
 struct ObjectRefWithFallbackTraitsBase : public ObjectRefTypeTraitsBase<ObjectRefType> {
+  /// Convert src to the reference type, trying the fallback conversions; nullopt when impossible.
   static std::optional<ObjectRefType> TryCastFromAnyView(const TVMFFIAny* src) {
     if (std::optional<ObjectRefType> ref =
             ObjectRefTypeTraitsBase<ObjectRefType>::TryCastFromAnyView(src)) {
@@ -569,10 +645,13 @@ struct TypeSchemaOf<void> {
 /// The static field type index of T (kTVMFFIAny when not fixed, or when T has no traits).
 template <typename T, typename = void>
 struct TypeToFieldStaticTypeIndex {
+  /// The static field type index: kTVMFFIAny for types without traits.
   static constexpr int32_t value = TypeIndex::kTVMFFIAny;
 };
+/// The static field type index of types with traits.
 template <typename T>
 struct TypeToFieldStaticTypeIndex<T, std::enable_if_t<TypeTraits<T>::convert_enabled>> {
+  /// The static field type index TypeTraits declares.
   static constexpr int32_t value = TypeTraits<T>::field_static_type_index;
 };
 
@@ -590,6 +669,7 @@ inline constexpr bool is_ffi_optional_v<Optional<T, void>> = true;
 /// references and object pointers, else the static field type index.
 template <typename T, typename = void>
 struct TypeToRuntimeTypeIndex {
+  /// Return the static field type index of T.
   static int32_t v() { return TypeToFieldStaticTypeIndex<T>::value; }
 };
 template <typename T>
@@ -597,16 +677,20 @@ struct TypeToRuntimeTypeIndex<
     T, std::enable_if_t<std::is_base_of_v<ObjectRef, T> && !details::is_ffi_optional_v<T>>> {
   static int32_t v() { return T::ContainerType::RuntimeTypeIndex(); }
 };
+/// The runtime type index of object pointers.
 template <typename TObject>
 struct TypeToRuntimeTypeIndex<
     ObjectPtr<TObject>, std::enable_if_t<is_object_subclass_v<TObject> &&
                                          std::is_same_v<TObject, std::remove_cv_t<TObject>>>> {
+  /// Return the object type's runtime type index.
   static int32_t v() { return TObject::RuntimeTypeIndex(); }
 };
+/// The runtime type index of Arc pointers.
 template <typename TObject>
 struct TypeToRuntimeTypeIndex<
     Arc<TObject>, std::enable_if_t<is_object_subclass_v<TObject> &&
                                    std::is_same_v<TObject, std::remove_cv_t<TObject>>>> {
+  /// Return the object type's runtime type index.
   static int32_t v() { return TObject::RuntimeTypeIndex(); }
 };
 

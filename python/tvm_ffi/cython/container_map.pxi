@@ -5,7 +5,6 @@ from cpython.dict cimport PyDict_Next
 
 cdef extern from "tvm_ffi_python_map.h":
     int TVMFFIPyIsMapHandle(TVMFFIObjectHandle handle) nogil
-    uint64_t TVMFFIPyMapSize(TVMFFIObjectHandle handle) nogil
     int TVMFFIPyMapFind(TVMFFIObjectHandle handle, PyObject* key, const TVMFFIAny** out_value,
                         int* out_done)
 
@@ -18,15 +17,16 @@ cdef extern from "tvm_ffi_python_map_build.h":
 cdef extern from "tvm/ffi/extra/c_map_api.h":
     int TVMFFIMapFromPairs(int32_t type_index, const TVMFFIAny* cells, int64_t num_pairs,
                            TVMFFIObjectHandle* out) nogil
+    int64_t TVMFFIMapSize(TVMFFIObjectHandle map) nogil
 
 
 cdef class CMappingBase(CContainerBase):
     """Native base of Map and Dict.
 
     The length, and the lookup of a key that is a str, an int within int64, a bool or None,
-    read the map object directly. Every other key goes to the subclass's ``_packed_getitem``
-    and ``_packed_contains``, which ask the runtime: such a key may be an object whose type
-    hashes and compares itself.
+    are single C calls into the runtime (``tvm/ffi/extra/c_map_api.h``). Every other key goes
+    to the subclass's ``_packed_getitem`` and ``_packed_contains``, which ask the runtime the
+    packed way: such a key may be an object whose type hashes and compares itself.
     """
 
     cdef inline TVMFFIObjectHandle map_handle(self) except NULL:
@@ -36,13 +36,13 @@ cdef class CMappingBase(CContainerBase):
         return handle
 
     def __len__(self):
-        return TVMFFIPyMapSize(self.map_handle())
+        return TVMFFIMapSize(self.map_handle())
 
     def __getitem__(self, key):
         cdef const TVMFFIAny* found = NULL
         cdef int done = 0
         cdef TVMFFIObjectHandle handle = self.map_handle()
-        TVMFFIPyMapFind(handle, <PyObject*>key, &found, &done)
+        CHECK_CALL(TVMFFIPyMapFind(handle, <PyObject*>key, &found, &done))
         if not done:
             return self._packed_getitem(key)
         if found == NULL:
@@ -53,7 +53,7 @@ cdef class CMappingBase(CContainerBase):
     def __contains__(self, key):
         cdef const TVMFFIAny* found = NULL
         cdef int done = 0
-        TVMFFIPyMapFind(self.map_handle(), <PyObject*>key, &found, &done)
+        CHECK_CALL(TVMFFIPyMapFind(self.map_handle(), <PyObject*>key, &found, &done))
         if not done:
             return self._packed_contains(key)
         return found != NULL
@@ -62,7 +62,7 @@ cdef class CMappingBase(CContainerBase):
         """Return the value of ``key``, or ``default`` when it is missing."""
         cdef const TVMFFIAny* found = NULL
         cdef int done = 0
-        TVMFFIPyMapFind(self.map_handle(), <PyObject*>key, &found, &done)
+        CHECK_CALL(TVMFFIPyMapFind(self.map_handle(), <PyObject*>key, &found, &done))
         if not done:
             return self._packed_getitem(key) if self._packed_contains(key) else default
         if found == NULL:

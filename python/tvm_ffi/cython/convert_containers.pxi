@@ -11,7 +11,7 @@ cdef extern from "Python.h":
 
 
 cdef int convert_container_arg(object value, TVMFFIAny* out, TVMFFIObjectHandle* temp,
-                               CallContext* ctx) except -1:
+                               TVMFFIPyCallEnv* ctx) except -1:
     """A new Array (tuple/list) or Map (dict). Its items are converted with the call's context,
     so tensors inside a container tag the call as top-level ones do."""
     if Py_EnterRecursiveCall(" while converting a nested container") != 0:
@@ -23,7 +23,7 @@ cdef int convert_container_arg(object value, TVMFFIAny* out, TVMFFIObjectHandle*
 
 
 cdef int build_container(object value, TVMFFIAny* out, TVMFFIObjectHandle* temp,
-                         CallContext* ctx) except -1:
+                         TVMFFIPyCallEnv* ctx) except -1:
     cdef TVMFFIAny result
     if isinstance(value, dict):
         items = []
@@ -40,7 +40,7 @@ cdef int build_container(object value, TVMFFIAny* out, TVMFFIObjectHandle* temp,
     return set_owned(out, TVMFFIPyCellObject(&result), temp)
 
 
-cdef int note_container_framework(CObject container, CallContext* ctx) except -1:
+cdef int note_container_framework(CObject container, TVMFFIPyCallEnv* ctx) except -1:
     """A container returned to a framework's call tags the call it is passed to, and the first
     non-CPU tensor inside it gives that call's stream."""
     cdef const DLPackExchangeAPI* api

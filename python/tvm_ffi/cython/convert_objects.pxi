@@ -6,7 +6,7 @@
 
 
 cdef int convert_object_arg(object value, int rule, TVMFFIAny* out, TVMFFIObjectHandle* temp,
-                            CallContext* ctx) except -1:
+                            TVMFFIPyCallEnv* ctx) except -1:
     if rule == RULE_OBJECT:
         return set_ffi_object(value, out, ctx)
     if rule == RULE_RVALUE_REF:
@@ -24,7 +24,7 @@ cdef int convert_object_arg(object value, int rule, TVMFFIAny* out, TVMFFIObject
     return set_opaque(out, value, temp)  # RULE_OPAQUE
 
 
-cdef inline int set_ffi_object(CObject value, TVMFFIAny* out, CallContext* ctx) except -1:
+cdef inline int set_ffi_object(CObject value, TVMFFIAny* out, TVMFFIPyCallEnv* ctx) except -1:
     """The object's own handle, borrowed for the call."""
     if value.chandle == NULL:
         TVMFFIPySetNone(out)
@@ -87,7 +87,7 @@ def _convert_to_opaque_object(pyobject):
 
 
 cdef int convert_temporary_arg(object value, TVMFFIAny* out, TVMFFIObjectHandle* temp,
-                               CallContext* ctx) except -1:
+                               TVMFFIPyCallEnv* ctx) except -1:
     """Converts a value that dies when this returns, so the cell must own what it holds."""
     if Py_EnterRecursiveCall(" while converting a __tvm_ffi_value__ or asobject() result") != 0:
         return -1  # RecursionError is set

@@ -6,7 +6,7 @@
 
 
 cdef int convert_tensor_arg(object value, int rule, TVMFFIAny* out, TVMFFIObjectHandle* temp,
-                            CallContext* ctx) except -1:
+                            TVMFFIPyCallEnv* ctx) except -1:
     cdef TVMFFIObjectHandle handle = NULL
     if rule == RULE_DLPACK_EXCHANGE:
         remember_call_tensor_class(type(value))
@@ -154,14 +154,14 @@ cdef TVMFFIObjectHandle convert_declined_call_tensor(
 
 
 cdef inline int set_call_tensor(object value, TVMFFIAny* out, TVMFFIObjectHandle* temp,
-                                CallContext* ctx) except -1:
+                                TVMFFIPyCallEnv* ctx) except -1:
     """set_exchange_tensor for a value of _call_tensor_cls."""
     return set_exchange_tensor(value, _call_tensor_api, _call_tensor_is_torch, out, temp, ctx)
 
 
 cdef int set_exchange_tensor(object value, const DLPackExchangeAPI* api, bint is_torch,
                              TVMFFIAny* out, TVMFFIObjectHandle* temp,
-                             CallContext* ctx) except -1:
+                             TVMFFIPyCallEnv* ctx) except -1:
     """An owning Tensor for a framework tensor; records the framework and its stream. Only
     within a call (ctx set) may the Tensor borrow the tensor object (and a torch tensor's
     storage through it): the call settles it when it outlives the call."""
@@ -193,7 +193,7 @@ cdef void* work_stream_of(const DLPackExchangeAPI* api, DLDevice device) except?
 
 
 cdef int offer_env_stream_of(object value, TVMFFIObjectHandle handle,
-                             CallContext* ctx) except -1:
+                             TVMFFIPyCallEnv* ctx) except -1:
     """A non-CPU ``__dlpack__`` producer may name the call's stream (``__tvm_ffi_env_stream__``)."""
     cdef DLDevice device = TVMFFIPyTensorCell(handle).device
     if device.device_type == kDLCPU or ctx == NULL or ctx.has_stream:

@@ -303,7 +303,7 @@ cdef str capsule_name(object capsule):
 
 
 cdef TVMFFIObjectHandle producer_to_handle(object value, int32_t alignment, int32_t contiguous,
-                                           bint for_call, CallContext* ctx) except NULL:
+                                           bint for_call, TVMFFIPyCallEnv* ctx) except NULL:
     """An owning Tensor from ``value.__dlpack__()``; a torch tensor's Tensor holds its storage
     (torch's own capsule holds only the tensor, whose storage torch.Tensor.set_ can swap)."""
     holder = None
@@ -326,7 +326,7 @@ cdef int raise_bad_capsule(object capsule) except -1:
                     f"'dltensor_versioned', got '{text}'")
 
 
-cdef object consumer_stream_of(object value, const CallContext* ctx):
+cdef object consumer_stream_of(object value, const TVMFFIPyCallEnv* ctx):
     """DLPack's ``stream`` argument for ``value.__dlpack__``: the stream the data will be used
     on, so that the producer orders its pending work before it. None (no stream) for memory
     other than CUDA and ROCm; for CUDA, 1 stands for the legacy default stream (0 is not
@@ -351,7 +351,7 @@ cdef object consumer_stream_of(object value, const CallContext* ctx):
     return <uint64_t>stream
 
 
-cdef object call_dlpack(object value, const CallContext* ctx):
+cdef object call_dlpack(object value, const TVMFFIPyCallEnv* ctx):
     """``value.__dlpack__()``, versioned when the producer takes ``max_version``, and with the
     consumer's stream for GPU memory unless the producer predates the ``stream`` argument."""
     stream = consumer_stream_of(value, ctx)

@@ -100,7 +100,8 @@ static inline int TVMFFIPyCallbackFromNative(TVMFFIPyCallbackBody body, TVMFFIPy
   }
   if (!TVMFFIPyEnterFromNative()) {
     TVMFFIErrorSetRaisedFromCStr("RuntimeError",
-                                 "cannot call a Python function: the interpreter is exiting");
+                                 "TVMFFIPyCallbackFromNative(): cannot call a Python "
+                                 "function; the interpreter is exiting");
     return -1;
   }
   PyGILState_STATE state = PyGILState_Ensure();

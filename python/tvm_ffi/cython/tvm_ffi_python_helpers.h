@@ -237,7 +237,8 @@ static inline int TVMFFIPyRunCallback(TVMFFIPyCallbackBody body, TVMFFIPyErrorSi
   if (body(self, args, num_args, result) == 0) return 0;
   PyObject* exc = TVMFFIPyTakeRaisedException();
   if (exc == NULL) {
-    TVMFFIErrorSetRaisedFromCStr("RuntimeError", "a Python callback failed without an exception");
+    TVMFFIErrorSetRaisedFromCStr("RuntimeError",
+                                 "TVMFFIPyRunCallback(): the callback failed without an exception");
     return -1;
   }
   int ret = sink(exc);

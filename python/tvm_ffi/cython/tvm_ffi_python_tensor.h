@@ -305,9 +305,11 @@ static inline int TVMFFIPyTensorFromFrameworkView(const DLTensor* view, PyObject
                                                   PyObject* storage_getter, TVMFFIObjectHandle* out,
                                                   int* out_status) {
   if (view->ndim < 0 || (view->ndim > 0 && view->shape == NULL)) {
-    PyErr_SetString(PyExc_ValueError,
-                    "tensor argument: the DLPack exchange API gave a DLTensor with a negative "
-                    "ndim or without a shape");
+    PyErr_SetString(
+        PyExc_ValueError,
+        "TVMFFIPyTensorFromFrameworkView(): the DLPack exchange API gave a DLTensor with "
+        "a negative "
+        "ndim or without a shape");
     return -1;
   }
   *out_status = kTVMFFIPyViewMisaligned;

@@ -28,8 +28,8 @@ TVM_FFI_NO_INLINE void TestRaiseError(String kind, String msg) {
 /// Packed fixtures read their leading arguments unchecked, so the count is checked first.
 void RequireArgs(PackedArgs args, int count, const char* name) {
   if (args.size() < count) {
-    TVM_FFI_THROW(TypeError) << name << "() takes at least " << count << " argument"
-                             << (count == 1 ? "" : "s") << " (" << args.size() << " given)";
+    TVM_FFI_THROW(TypeError) << name << "(): expected at least " << count << " argument"
+                             << (count == 1 ? "" : "s") << ", got " << args.size();
   }
 }
 
@@ -61,7 +61,7 @@ int64_t ObjectUseCount(PackedArgs args) {
 extern "C" int TVMFFITestingAddOneSafeCall(void*, const TVMFFIAny* args, int32_t num_args,
                                            TVMFFIAny* result) {
   if (num_args != 1 || args[0].type_index != kTVMFFIInt) {
-    TVMFFIErrorSetRaisedFromCStr("TypeError", "add_one expects exactly one int argument");
+    TVMFFIErrorSetRaisedFromCStr("TypeError", "add_one(): expected exactly one int argument");
     return -1;
   }
   if (args[0].v_int64 == std::numeric_limits<int64_t>::max()) {

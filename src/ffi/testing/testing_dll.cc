@@ -31,7 +31,8 @@ namespace {
 int SystemLibAddOne(void*, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
   return tvm::ffi::details::RunSafeCall(result, [&]() {
     tvm::ffi::PackedArgs packed(reinterpret_cast<const tvm::ffi::AnyView*>(args), num_args);
-    if (num_args != 1) TVM_FFI_THROW(TypeError) << "testing.add_one expects 1 argument";
+    if (num_args != 1)
+      TVM_FFI_THROW(TypeError) << "testing.add_one(): expected 1 argument, got " << num_args;
     *reinterpret_cast<tvm::ffi::Any*>(result) =
         tvm::ffi::testing::CheckedAdd(packed[0].cast<int64_t>(), 1, "testing.add_one");
   });

@@ -65,7 +65,8 @@ int64_t CountedSHash(const Object* obj, int64_t init_hash, const SHashCallback& 
 Optional<VisitInterrupt> CountedSVisit(StructuralVisitorObj* visitor, AnyView value) {
   const TestStructuralCountedObj* self = value.as<TestStructuralCountedObj>();
   if (self == nullptr) {
-    TVM_FFI_THROW(TypeError) << "__s_visit__ of testing.TestStructuralCounted got a `"
+    TVM_FFI_THROW(TypeError) << "testing.TestStructuralCounted.__s_visit__: expected a "
+                                "testing.TestStructuralCounted, got `"
                              << value.GetTypeKey() << "`";
   }
   ++visit_calls;

@@ -59,10 +59,15 @@ class ArrayObj : public SeqBaseObj {
     return obj;
   }
 
+  /// The static type index of ffi.Array.
   static constexpr const int32_t _type_index = TypeIndex::kTVMFFIArray;
+  /// No subclasses.
   static constexpr bool _type_final = true;
+  /// No child type indices reserved.
   static constexpr uint32_t _type_child_slots = 0;
+  /// Arrays are shared immutably (changes go through copy-on-write).
   static constexpr bool _type_mutable = false;
+  /// Registers the static type ffi.Array.
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIArray, ArrayObj, Object);
 
  private:
@@ -95,8 +100,10 @@ struct is_valid_iterator
           std::is_base_of_v<
               T, std::remove_cv_t<std::remove_reference_t<decltype(*std::declval<IterType>())>>>> {
 };
+/// An Optional<T> takes what a T takes.
 template <typename T, typename IterType>
 struct is_valid_iterator<Optional<T>, IterType> : is_valid_iterator<T, IterType> {};
+/// Any takes every value.
 template <typename IterType>
 struct is_valid_iterator<Any, IterType> : std::true_type {};
 /// is_valid_iterator<T, IterType>::value.
@@ -107,18 +114,27 @@ inline constexpr bool is_valid_iterator_v = is_valid_iterator<T, IterType>::valu
 template <typename T, typename = std::enable_if_t<details::container_storage_enabled_v<T>>>
 class Array : public ObjectRef {
  public:
+  /// The element type.
   using value_type = T;
   /// Reads a stored element as a T (the element is known to be one).
   struct ValueConverter {
+    /// The type convert returns.
     using ResultType = T;
+    /// The element n as a T.
     static T convert(const Any& n) { return details::AnyUnsafe::CopyFromAnyViewAfterCheck<T>(n); }
   };
+  /// Iterator over the elements as T.
   using iterator = details::IterAdapter<ValueConverter, const Any*>;
+  /// Iterator from the last element to the first.
   using reverse_iterator = details::ReverseIterAdapter<ValueConverter, const Any*>;
 
+  /// An empty array.
   Array() : ObjectRef(ArrayObj::Empty()) {}
+  /// The array of n (an ArrayObj, or null).
   explicit Array(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
+  /// A null array, to be filled by the caller.
   explicit Array(UnsafeInit tag) : ObjectRef(tag) {}
+  /// Copying shares the storage.
   TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(Array);
   /// Shares storage with an array of a type every element of which is a T.
   template <typename U, typename = std::enable_if_t<type_subsumes_v<T, U> && !std::is_same_v<T, U>>>
@@ -137,21 +153,28 @@ class Array : public ObjectRef {
   Array& operator=(Array<U>&& other) {
     return *this = Array(std::move(other));
   }
+  /// The elements of [first, last), each converted to T.
   template <typename It, typename = typename std::iterator_traits<It>::iterator_category>
   Array(It first, It last) {
     Assign(first, last);
   }
+  /// The elements of init.
   Array(std::initializer_list<T> init) { Assign(init.begin(), init.end()); }  // NOLINT(*)
-  Array(const std::vector<T>& init) { Assign(init.begin(), init.end()); }     // NOLINT(*)
+  /// The elements of init.
+  Array(const std::vector<T>& init) { Assign(init.begin(), init.end()); }  // NOLINT(*)
+  /// n copies of value.
   explicit Array(size_t n, const T& value)
       : ObjectRef(ArrayObj::CreateRepeated(static_cast<int64_t>(n), Any(value))) {}
 
+  /// The first element.
   iterator begin() const { return iterator(Cells()); }
+  /// Past the last element.
   iterator end() const { return iterator(Cells() + size()); }
   /// Walks from the last element to the first.
   reverse_iterator rbegin() const {
     return empty() ? reverse_iterator(Cells()) : reverse_iterator(Cells() + size() - 1);
   }
+  /// Before the first element.
   reverse_iterator rend() const {
     return empty() ? reverse_iterator(Cells()) : reverse_iterator(Cells() - 1);
   }
@@ -165,13 +188,20 @@ class Array : public ObjectRef {
     }
     return ValueConverter::convert(Cells()[i]);
   }
+  /// The number of elements (0 for a null array).
   size_t size() const { return data_ != nullptr ? GetArrayObj()->size() : 0; }
+  /// The number of elements the storage holds without growing.
   size_t capacity() const { return data_ != nullptr ? GetArrayObj()->capacity() : 0; }
+  /// Whether there are no elements.
   bool empty() const { return size() == 0; }
+  /// The first element (IndexError when empty).
   const T front() const { return Elem(GetArrayObjChecked()->front()); }
+  /// The last element (IndexError when empty).
   const T back() const { return Elem(GetArrayObjChecked()->back()); }
 
+  /// Appends item; copies first when shared.
   void push_back(const T& item) { emplace_back(item); }
+  /// Appends T(args...); copies first when shared.
   template <typename... Args>
   void emplace_back(Args&&... args) {
     ArrayObj* obj = CopyOnWriteFor(static_cast<int64_t>(size()) + 1);
@@ -185,6 +215,7 @@ class Array : public ObjectRef {
     obj->OpenGap(pos, 1);
     new (obj->MutableBegin() + pos) Any(value);
   }
+  /// Inserts [first, last) before position.
   template <typename It>
   void insert(iterator position, It first, It last) {
     if (data_ == nullptr) details::ThrowNullSeq("array", "insert");
@@ -194,12 +225,15 @@ class Array : public ObjectRef {
     obj->OpenGap(pos, n);
     for (Any* dst = obj->MutableBegin() + pos; first != last; ++first, ++dst) new (dst) Any(*first);
   }
+  /// Removes the last element (IndexError when empty).
   void pop_back() {
     if (data_ == nullptr) details::ThrowNullSeq("array", "pop_back");
     if (empty()) details::ThrowEmptySeq("pop_back()");
     CopyOnWrite()->ShrinkBy(1);
   }
+  /// Removes the element at position.
   void erase(iterator position) { erase(position, position + 1); }
+  /// Removes [first, last) (IndexError when the range is out of bounds).
   void erase(iterator first, iterator last) {
     if (data_ == nullptr) details::ThrowNullSeq("array", "erase");
     int64_t lo = first - begin(), hi = last - begin();
@@ -224,6 +258,7 @@ class Array : public ObjectRef {
       SwitchTo(ArrayObj::CopyFrom(n, GetArrayObj()));
     }
   }
+  /// Removes every element.
   void clear() {
     if (data_ == nullptr || empty()) return;
     CopyOnWrite()->clear();
@@ -278,7 +313,9 @@ class Array : public ObjectRef {
   }
   /// The object (nullptr for a null array). Mutating it bypasses copy-on-write.
   ArrayObj* GetArrayObj() const { return static_cast<ArrayObj*>(data_.get()); }
+  /// The object (nullptr for a null array).
   const ArrayObj* operator->() const { return GetArrayObj(); }
+  /// The object (nullptr for a null array).
   const ArrayObj* get() const { return GetArrayObj(); }
 
   /// Concatenates arguments, each a T or an Array<T> (whose elements are spliced in), into one
@@ -295,10 +332,12 @@ class Array : public ObjectRef {
   static size_t CalcCapacityImpl() {
     return 0;
   }
+  /// An Array counts its size.
   template <typename... Args>
   static size_t CalcCapacityImpl(Array<T> value, Args... args) {
     return value.size() + CalcCapacityImpl(args...);
   }
+  /// A T counts 1.
   template <typename... Args>
   static size_t CalcCapacityImpl(T /*value*/, Args... args) {
     return 1 + CalcCapacityImpl(args...);
@@ -306,19 +345,24 @@ class Array : public ObjectRef {
   /// Appends args (each a T or an Array<T>) to dest.
   template <typename... Args>
   static void AgregateImpl(Array<T>& /*dest*/) {}  // NOLINT(*)
+  /// Appends the elements of value, then the rest.
   template <typename... Args>
   static void AgregateImpl(Array<T>& dest, Array<T> value, Args... args) {  // NOLINT(*)
     dest.insert(dest.end(), value.begin(), value.end());
     AgregateImpl(dest, args...);
   }
+  /// Appends value, then the rest.
   template <typename... Args>
   static void AgregateImpl(Array<T>& dest, T value, Args... args) {  // NOLINT(*)
     dest.push_back(value);
     AgregateImpl(dest, args...);
   }
 
+  /// The object type.
   using ContainerType = ArrayObj;
+  /// The object may hold elements of other types than T (checked on conversion).
   static constexpr bool _type_container_is_exact = false;
+  /// Not nullable.
   static constexpr bool _type_is_nullable = false;
 
  private:
@@ -353,6 +397,7 @@ inline Array<T> Concat(Array<T> lhs, const Array<T>& rhs) {
   return lhs;
 }
 
+/// Array has its own TypeTraits (seq_traits.h).
 template <typename T>
 inline constexpr bool use_default_type_traits_v<Array<T>> = false;
 

@@ -89,10 +89,15 @@ class ListObj : public SeqBaseObj {
     return obj;
   }
 
+  /// The static type index of ffi.List.
   static constexpr const int32_t _type_index = TypeIndex::kTVMFFIList;
+  /// No subclasses.
   static constexpr bool _type_final = true;
+  /// No child type indices reserved.
   static constexpr uint32_t _type_child_slots = 0;
+  /// Lists change in place.
   static constexpr bool _type_mutable = true;
+  /// Registers the static type ffi.List.
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIList, ListObj, Object);
 
  private:
@@ -105,18 +110,27 @@ static_assert(sizeof(ListObj) == 56, "ListObj must be the 24-byte header plus TV
 template <typename T, typename = std::enable_if_t<details::container_storage_enabled_v<T>>>
 class List : public ObjectRef {
  public:
+  /// The element type.
   using value_type = T;
   /// Reads a stored element as a T (the element is known to be one).
   struct ValueConverter {
+    /// The type convert returns.
     using ResultType = T;
+    /// The element n as a T.
     static T convert(const Any& n) { return details::AnyUnsafe::CopyFromAnyViewAfterCheck<T>(n); }
   };
+  /// Iterator over the elements as T.
   using iterator = details::IterAdapter<ValueConverter, const Any*>;
+  /// Iterator from the last element to the first.
   using reverse_iterator = details::ReverseIterAdapter<ValueConverter, const Any*>;
 
+  /// A new empty list.
   List() : ObjectRef(ListObj::Empty()) {}
+  /// The list of n (a ListObj, or null).
   explicit List(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
+  /// A null list, to be filled by the caller.
   explicit List(UnsafeInit tag) : ObjectRef(tag) {}
+  /// Copying shares the list object.
   TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(List);
   /// Shares the list object of a list of a type every element of which is a T.
   template <typename U, typename = std::enable_if_t<type_subsumes_v<T, U> && !std::is_same_v<T, U>>>
@@ -135,43 +149,59 @@ class List : public ObjectRef {
   List& operator=(List<U>&& other) {
     return *this = List(std::move(other));
   }
+  /// A new list of the elements of [first, last), each converted to T.
   template <typename It, typename = typename std::iterator_traits<It>::iterator_category>
   List(It first, It last) : List() {
     Assign(first, last);
   }
+  /// A new list of the elements of init.
   List(std::initializer_list<T> init) : List() { Assign(init.begin(), init.end()); }  // NOLINT
-  List(const std::vector<T>& init) : List() { Assign(init.begin(), init.end()); }     // NOLINT
+  /// A new list of the elements of init.
+  List(const std::vector<T>& init) : List() { Assign(init.begin(), init.end()); }  // NOLINT
+  /// A new list of n copies of value.
   explicit List(size_t n, const T& value) : List() {
     Obj()->Reserve(static_cast<int64_t>(n));
     Obj()->EnlargeBy(static_cast<int64_t>(n), Any(value));
   }
 
+  /// The first element.
   iterator begin() const { return iterator(Cells()); }
+  /// Past the last element.
   iterator end() const { return iterator(Cells() + size()); }
   /// Walks from the last element to the first.
   reverse_iterator rbegin() const {
     return empty() ? reverse_iterator(Cells()) : reverse_iterator(Cells() + size() - 1);
   }
+  /// Before the first element.
   reverse_iterator rend() const {
     return empty() ? reverse_iterator(Cells()) : reverse_iterator(Cells() - 1);
   }
 
   /// Element i; IndexError `Index <i> out of bounds <size>`.
   const T operator[](int64_t i) const { return Elem(Checked("index")->at(i)); }
+  /// The number of elements (0 for a null list).
   size_t size() const { return data_ != nullptr ? GetListObj()->size() : 0; }
+  /// The number of elements the buffer holds without growing.
   size_t capacity() const { return data_ != nullptr ? GetListObj()->capacity() : 0; }
+  /// Whether there are no elements.
   bool empty() const { return size() == 0; }
+  /// The first element (IndexError when empty).
   const T front() const { return Elem(Checked("index")->front()); }
+  /// The last element (IndexError when empty).
   const T back() const { return Elem(Checked("index")->back()); }
 
+  /// Appends item.
   void push_back(const T& item) { Checked("insert to")->PushBack(Any(item)); }
+  /// Appends T(args...).
   template <typename... Args>
   void emplace_back(Args&&... args) {
     Checked("insert to")->PushBack(Any(T(std::forward<Args>(args)...)));
   }
+  /// Inserts value before position.
   void insert(iterator position, const T& value) {
     Checked("insert to")->InsertAt(position - begin(), Any(value));
   }
+  /// Inserts the elements of [first, last), converted to T, before position.
   template <typename It>
   void insert(iterator position, It first, It last) {
     int64_t pos = position - begin();
@@ -182,12 +212,15 @@ class List : public ObjectRef {
     obj->OpenGap(pos, static_cast<int64_t>(items.size()));
     for (size_t i = 0; i < items.size(); ++i) new (obj->MutableBegin() + pos + i) Any(items[i]);
   }
+  /// Removes the last element (IndexError when empty).
   void pop_back() {
     ListObj* obj = Checked("pop_back");
     if (obj->empty()) details::ThrowEmptySeq("pop_back()");
     obj->ShrinkBy(1);
   }
+  /// Removes the element at position.
   void erase(iterator position) { erase(position, position + 1); }
+  /// Removes [first, last) (IndexError when the range is out of bounds).
   void erase(iterator first, iterator last) {
     ListObj* obj = Checked("erase");
     int64_t lo = first - begin(), hi = last - begin();
@@ -196,6 +229,7 @@ class List : public ObjectRef {
     }
     obj->EraseRange(lo, hi);
   }
+  /// Grows with default-constructed T (None for Any) or shrinks to n elements.
   void resize(int64_t n) {
     ListObj* obj = Checked("insert to");
     int64_t cur = static_cast<int64_t>(obj->size());
@@ -203,11 +237,15 @@ class List : public ObjectRef {
     obj->Reserve(n);
     obj->EnlargeBy(n - cur, Any(T()));
   }
+  /// Makes room for n elements.
   void reserve(int64_t n) { Checked("insert to")->Reserve(n); }
+  /// Removes every element.
   void clear() {
     if (data_ != nullptr) Obj()->clear();
   }
+  /// Replaces element i (IndexError when out of range).
   void Set(int64_t i, T value) { Checked("index")->SetItem(i, Any(std::move(value))); }
+  /// Replaces the contents with the elements of [first, last), converted to T.
   template <typename It>
   void Assign(It first, It last) {
     std::vector<Any> items;
@@ -217,12 +255,18 @@ class List : public ObjectRef {
     obj->Reserve(static_cast<int64_t>(items.size()));
     for (Any& item : items) obj->EmplaceBackUnchecked(std::move(item));
   }
+  /// The object (nullptr for a null list).
   ListObj* GetListObj() const { return Obj(); }
+  /// The object (nullptr for a null list).
   ListObj* operator->() const { return Obj(); }
+  /// The object (nullptr for a null list).
   ListObj* get() const { return Obj(); }
 
+  /// The object type.
   using ContainerType = ListObj;
+  /// The object may hold elements of other types than T (checked on conversion).
   static constexpr bool _type_container_is_exact = false;
+  /// Not nullable.
   static constexpr bool _type_is_nullable = false;
 
  private:
@@ -238,6 +282,7 @@ class List : public ObjectRef {
   const Any* Cells() const { return data_ != nullptr ? Obj()->begin() : nullptr; }
 };
 
+/// List has its own TypeTraits (below).
 template <typename T>
 inline constexpr bool use_default_type_traits_v<List<T>> = false;
 
@@ -248,10 +293,15 @@ inline constexpr bool type_subsumes_v<List<T>, List<U>> = type_subsumes_v<T, U>;
 /// List<T> in cells: accepts List or Array, converting elementwise (copies when needed).
 template <typename T>
 struct TypeTraits<List<T>> : public SeqTypeTraitsBase<TypeTraits<List<T>>, List<T>, T> {
+  /// A field of this type holds a List.
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIList;
+  /// The object type taken as it is.
   static constexpr int32_t kPrimaryTypeIndex = TypeIndex::kTVMFFIList;
+  /// The other sequence type, converted elementwise.
   static constexpr int32_t kOtherTypeIndex = TypeIndex::kTVMFFIArray;
+  /// The name in type strings and mismatch messages.
   static constexpr const char* kTypeName = "List";
+  /// The type key in the type schema.
   static constexpr const char* kStaticTypeKey = StaticTypeKey::kTVMFFIList;
 };
 

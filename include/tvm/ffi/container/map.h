@@ -25,16 +25,19 @@ namespace ffi {
 /// layout is an 80-byte object with an external block buffer.
 class MapObj : public MapBaseObj {
  public:
+  /// A new empty map in the small layout with room for cap pairs (stored inline).
   static ObjectPtr<MapObj> NewSmall(uint64_t cap) {
     ObjectPtr<MapObj> obj = make_inplace_array_object<MapObj, KVPair>(static_cast<size_t>(cap));
     obj->InitSmall(reinterpret_cast<char*>(obj.get()) + sizeof(MapObj), cap, nullptr);
     return obj;
   }
+  /// A new empty map in the dense layout of slots slots (a power of two).
   static ObjectPtr<MapObj> NewDense(uint64_t slots) {
     ObjectPtr<MapObj> obj = make_inplace_array_object<MapObj, DenseExt>(1);
     obj->InitDense(slots);
     return obj;
   }
+  /// Replaces *self with fresh (a map changes layout by becoming a new object).
   static void Adopt(ObjectPtr<MapObj>* self, ObjectPtr<MapObj> fresh) { *self = std::move(fresh); }
   using MapBaseObj::Empty;
   /// A new empty map (small, capacity 2).
@@ -44,10 +47,15 @@ class MapObj : public MapBaseObj {
     return details::MapOps<MapObj>::Copy(src);
   }
 
+  /// The static type index of ffi.Map.
   static constexpr const int32_t _type_index = TypeIndex::kTVMFFIMap;
+  /// No subclasses.
   static constexpr bool _type_final = true;
+  /// No child type indices reserved.
   static constexpr uint32_t _type_child_slots = 0;
+  /// Maps are shared immutably (changes go through copy-on-write).
   static constexpr bool _type_mutable = false;
+  /// Registers the static type ffi.Map.
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIMap, MapObj, Object);
 };
 
@@ -115,13 +123,20 @@ template <typename K, typename V,
                                       details::container_storage_enabled_v<V>>>
 class Map : public ObjectRef {
  public:
+  /// The key type.
   using key_type = K;
+  /// The value type.
   using mapped_type = V;
+  /// Iterator over the (key, value) pairs in insertion order.
   using iterator = details::MapIterator<K, V>;
 
+  /// An empty map.
   Map() : ObjectRef(MapObj::Empty()) {}
+  /// The map of n (a MapObj, or null).
   explicit Map(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
+  /// A null map, to be filled by the caller.
   explicit Map(UnsafeInit tag) : ObjectRef(tag) {}
+  /// Copying shares the storage.
   TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(Map);
   /// Shares the storage of a map whose every key is a K and every value a V.
   template <typename K2, typename V2,
@@ -135,23 +150,28 @@ class Map : public ObjectRef {
                                         !(std::is_same_v<K, K2> && std::is_same_v<V, V2>)>>
   Map(Map<K2, V2>&& other)  // NOLINT(google-explicit-constructor): an implicit upcast
       : ObjectRef(static_cast<ObjectRef&&>(other)) {}
+  /// Shares the storage of a map whose every key is a K and every value a V.
   template <typename K2, typename V2,
             typename = std::enable_if_t<type_subsumes_v<K, K2> && type_subsumes_v<V, V2> &&
                                         !(std::is_same_v<K, K2> && std::is_same_v<V, V2>)>>
   Map& operator=(const Map<K2, V2>& other) {
     return *this = Map(other);
   }
+  /// Takes over the storage of a map whose every key is a K and every value a V.
   template <typename K2, typename V2,
             typename = std::enable_if_t<type_subsumes_v<K, K2> && type_subsumes_v<V, V2> &&
                                         !(std::is_same_v<K, K2> && std::is_same_v<V, V2>)>>
   Map& operator=(Map<K2, V2>&& other) {
     return *this = Map(std::move(other));
   }
+  /// The (key, value) pairs of [first, last); a later key overwrites the value.
   template <typename It, typename = typename std::iterator_traits<It>::iterator_category>
   Map(It first, It last) : Map() {
     for (; first != last; ++first) Set(first->first, first->second);
   }
+  /// The pairs of init.
   Map(std::initializer_list<std::pair<K, V>> init) : Map(init.begin(), init.end()) {}  // NOLINT
+  /// The pairs of init.
   template <typename H, typename E>
   Map(const std::unordered_map<K, V, H, E>& init) : Map(init.begin(), init.end()) {}  // NOLINT
 
@@ -162,16 +182,23 @@ class Map : public ObjectRef {
     if (pos == m->IterEnd()) details::ThrowKeyNotInMap();
     return details::CellToElem<V>(details::AnyUnsafe::TVMFFIAnyPtrFromAny(m->ValueAt(pos)));
   }
+  /// The value of key; KeyError when absent.
   const V operator[](const K& key) const { return at(key); }
+  /// The number of entries (0 for a null map).
   size_t size() const { return data_ != nullptr ? GetMapObj()->size() : 0; }
+  /// Whether there are no entries.
   bool empty() const { return size() == 0; }
+  /// 1 when key is present, else 0.
   size_t count(const K& key) const {
     if (data_ == nullptr) return 0;
     const MapBaseObj* m = GetMapObj();
     return m->Find(Any(key)) != m->IterEnd() ? 1 : 0;
   }
+  /// The first entry in insertion order.
   iterator begin() const { return iterator(GetMapObj(), GetMapObj()->IterBegin()); }
+  /// Past the last entry.
   iterator end() const { return iterator(GetMapObj(), GetMapObj()->IterEnd()); }
+  /// The entry of key, or end().
   iterator find(const K& key) const { return iterator(GetMapObj(), GetMapObj()->Find(Any(key))); }
   /// The value of key, or nullopt.
   std::optional<V> Get(const K& key) const {
@@ -193,6 +220,7 @@ class Map : public ObjectRef {
     MapObj* m = CopyOnWrite();
     m->EraseAt(m->Find(Any(key)));
   }
+  /// Removes every entry (a shared map is replaced by a new empty one).
   void clear() {
     if (data_ != nullptr && data_.unique()) return CopyOnWrite()->ClearEntries();
     data_ = MapObj::Empty();
@@ -203,12 +231,18 @@ class Map : public ObjectRef {
     if (!data_.unique()) data_ = details::MapOps<MapObj>::Copy(GetMapObj());
     return static_cast<MapObj*>(data_.get());
   }
+  /// The object (nullptr for a null map).
   const MapObj* GetMapObj() const { return static_cast<const MapObj*>(data_.get()); }
+  /// The object (nullptr for a null map).
   const MapObj* operator->() const { return GetMapObj(); }
+  /// The object (nullptr for a null map).
   const MapObj* get() const { return GetMapObj(); }
 
+  /// The object type.
   using ContainerType = MapObj;
+  /// The object may hold keys and values of other types (checked on conversion).
   static constexpr bool _type_container_is_exact = false;
+  /// Not nullable.
   static constexpr bool _type_is_nullable = false;
 
  private:
@@ -226,6 +260,7 @@ inline Map<K, V> Merge(Map<K, V> lhs, const Map<K, V>& rhs) {
   return lhs;
 }
 
+/// Map has its own TypeTraits (map_traits.h).
 template <typename K, typename V>
 inline constexpr bool use_default_type_traits_v<Map<K, V>> = false;
 

@@ -82,48 +82,73 @@ static_assert(kMapProbeTable.dist[15] == 15 && kMapProbeTable.dist[16] == 21 &&
 ///    (11400714819323198485 * hash) >> fib_shift_. List links use kInvalidIndex as "none".
 class MapBaseObj : public Object {
  public:
+  /// The key type (keys of any type).
   using key_type = Any;
+  /// The value type (values of any type).
   using mapped_type = Any;
   /// An entry as the iterator shows it; the storage of both layouts starts with these 32 bytes.
   using KVType = std::pair<Any, Any>;
   /// The raw cells of an entry.
   struct KVRawStorageType {
+    /// The key cell.
     TVMFFIAny first;
+    /// The value cell.
     TVMFFIAny second;
   };
   class iterator;
   /// One small-layout entry.
   struct KVPair {
+    /// The key.
     Any first;
+    /// The value.
     Any second;
   };
   /// One dense-layout item.
   struct DenseItem {
+    /// The key.
     Any key;
+    /// The value.
     Any value;
+    /// The slot of the previous item in insertion order (kInvalidIndex for the first).
     uint64_t prev;
+    /// The slot of the next item in insertion order (kInvalidIndex for the last).
     uint64_t next;
   };
   /// The dense-layout fields that follow the 56-byte common part.
   struct DenseExt {
+    /// 64 - log2(slots_): the right shift of the Fibonacci hash.
     uint32_t fib_shift_;
+    /// Unused; keeps the following fields 8-byte aligned.
     uint32_t padding_;
+    /// The slot of the first item in insertion order (kInvalidIndex when empty).
     uint64_t iter_list_head_;
+    /// The slot of the last item in insertion order (kInvalidIndex when empty).
     uint64_t iter_list_tail_;
   };
+  /// The bit of slots_ set in the small layout.
   static constexpr uint64_t kSmallFlag = 1ULL << 63;
   /// The bit of slots_ marking the small layout (Apache TVM FFI's name of kSmallFlag).
   static constexpr uint64_t kSmallTagMask = kSmallFlag;
+  /// "No position": the end of the dense layout and a missing list link.
   static constexpr uint64_t kInvalidIndex = std::numeric_limits<uint64_t>::max();
+  /// Metadata byte of an empty dense slot.
   static constexpr uint8_t kEmptySlot = 0xFF;
+  /// Metadata byte of a dense slot reserved while a chain is being moved.
   static constexpr uint8_t kProtectedSlot = 0xFE;
+  /// Slots per dense block.
   static constexpr uint64_t kBlockSlots = 16;
+  /// Bytes per dense block: the metadata bytes, then the items.
   static constexpr uint64_t kBlockBytes = 16 + kBlockSlots * sizeof(DenseItem);
+  /// The largest size a Map keeps in the small layout.
   static constexpr uint64_t kSmallMaxSize = 4;
+  /// 2^64 divided by the golden ratio, the multiplier of the Fibonacci hash.
   static constexpr uint64_t kFibMultiplier = 11400714819323198485ULL;
 
+  /// An empty map without storage (small layout of capacity 0).
   MapBaseObj() : data_(nullptr), size_(0), slots_(kSmallFlag), data_deleter_(nullptr) {}
+  /// Not copyable: maps are shared through references.
   MapBaseObj(const MapBaseObj&) = delete;
+  /// Not copy-assignable.
   MapBaseObj& operator=(const MapBaseObj&) = delete;
   /// Destroys the entries, then frees the storage. A chain of nested containers of any depth is
   /// freed without deep recursion (delete_queue.h).
@@ -132,9 +157,13 @@ class MapBaseObj : public Object {
     if (data_deleter_ != nullptr) data_deleter_(data_);
   }
 
+  /// The number of entries.
   size_t size() const { return static_cast<size_t>(size_); }
+  /// Whether there are no entries.
   bool empty() const { return size_ == 0; }
+  /// Whether the storage is in the small layout.
   bool IsSmall() const { return (slots_ & kSmallFlag) != 0; }
+  /// Apache TVM FFI's name of IsSmall().
   bool IsSmallMap() const { return IsSmall(); }
 
   // ---- the std::unordered_map-like interface (keys hashed and compared like Map keys)
@@ -142,9 +171,11 @@ class MapBaseObj : public Object {
   size_t count(const key_type& key) const { return Find(key) != IterEnd() ? 1 : 0; }
   /// The value of key; KeyError `key is not in Map` when absent.
   const mapped_type& at(const key_type& key) const { return ValueAt(FindOrThrow(key)); }
+  /// The value of key, mutable; KeyError when absent.
   mapped_type& at(const key_type& key) { return ValueAt(FindOrThrow(key)); }
   /// Iteration in insertion order over the entries (std::pair<Any, Any>&).
   inline iterator begin() const;
+  /// The position past the last entry.
   inline iterator end() const;
   /// The entry of key, or end().
   inline iterator find(const key_type& key) const;
@@ -180,23 +211,36 @@ class MapBaseObj : public Object {
   uint64_t NumSlots() const { return slots_ & ~kSmallFlag; }
 
   // ---- iteration positions: small = pair index (end = size_); dense = slot (end = invalid)
+  /// The position of the first entry (IterEnd() when empty).
   uint64_t IterBegin() const { return IsSmall() ? 0 : Ext()->iter_list_head_; }
+  /// The position past the last entry.
   uint64_t IterEnd() const { return IsSmall() ? size_ : kInvalidIndex; }
+  /// The position after i in insertion order.
   uint64_t IterNext(uint64_t i) const { return IsSmall() ? i + 1 : Item(i).next; }
+  /// The position before i in insertion order (the last entry's when i is IterEnd()).
   uint64_t IterPrev(uint64_t i) const {
     if (IsSmall()) return i - 1;
     return i == kInvalidIndex ? Ext()->iter_list_tail_ : Item(i).prev;
   }
+  /// The key at position i.
   Any& KeyAt(uint64_t i) const { return IsSmall() ? Pairs()[i].first : Item(i).key; }
+  /// The value at position i.
   Any& ValueAt(uint64_t i) const { return IsSmall() ? Pairs()[i].second : Item(i).value; }
 
   /// Position of key, or IterEnd() when absent.
   uint64_t Find(const Any& key) const { return FindWithHash(key, details::MapKeyHash(key)); }
+  /// Position of key, whose hash is hash, or IterEnd() when absent.
   uint64_t FindWithHash(const Any& key, uint64_t hash) const {
     if (details::MapKeyHasEqualHook(key)) return FindWithHook(key, hash);
+    return FindWhere(hash, [&key](const Any& stored) { return details::MapKeyEqual(stored, key); });
+  }
+  /// Position of the key for which is_key(stored key) holds, among the keys a key hashed to hash
+  /// may sit at, or IterEnd() when absent; is_key must not change the map.
+  template <typename IsKey>
+  uint64_t FindWhere(uint64_t hash, IsKey is_key) const {
     if (IsSmall()) {
       for (uint64_t i = 0; i < size_; ++i) {
-        if (details::MapKeyEqual(Pairs()[i].first, key)) return i;
+        if (is_key(Pairs()[i].first)) return i;
       }
       return size_;
     }
@@ -204,7 +248,7 @@ class MapBaseObj : public Object {
     uint64_t i = SlotOfHash(hash);
     if ((Meta(i) & 0x80) != 0) return kInvalidIndex;
     while (true) {
-      if (details::MapKeyEqual(Item(i).key, key)) return i;
+      if (is_key(Item(i).key)) return i;
       if (!NextInChain(i, &i)) return kInvalidIndex;
     }
   }
@@ -236,17 +280,21 @@ class MapBaseObj : public Object {
   /// The storage fields that change whenever entries are added or removed: a key hook (which
   /// may run arbitrary code) must leave them alone while the map is searched or rebuilt.
   struct StorageStamp {
+    /// The storage buffer.
     const void* data;
+    /// The number of entries.
     uint64_t size;
+    /// The capacity word (slots_).
     uint64_t slots;
   };
+  /// The current storage fields, for CheckStamp.
   StorageStamp Stamp() const { return StorageStamp{data_, size_, slots_}; }
   /// RuntimeError when entries were added or removed since stamp was taken, which only a key's
   /// `__any_hash__` / `__any_equal__` hook can do in the middle of a lookup or an insert.
   void CheckStamp(const StorageStamp& stamp) const {
     if (stamp.data != data_ || stamp.size != size_ || stamp.slots != slots_) {
       TVM_FFI_THROW(RuntimeError) << (type_index() == TypeIndex::kTVMFFIDict ? "Dict" : "Map")
-                                  << " changed during a key lookup or insert: a key's "
+                                  << ": changed during a key lookup or insert; a key's "
                                      "__any_hash__ or __any_equal__ hook mutated it";
     }
   }
@@ -262,17 +310,21 @@ class MapBaseObj : public Object {
   void ClearEntriesWith(Destroy destroy, bool keep_layout = true);
 
   // ---- raw dense-layout access
+  /// The dense-layout fields after this object (valid only in the dense layout).
   DenseExt* Ext() const {
     return reinterpret_cast<DenseExt*>(reinterpret_cast<char*>(const_cast<MapBaseObj*>(this)) +
                                        sizeof(MapBaseObj));
   }
+  /// The metadata byte of a dense slot.
   uint8_t& Meta(uint64_t slot) const {
     return static_cast<uint8_t*>(data_)[(slot / kBlockSlots) * kBlockBytes + slot % kBlockSlots];
   }
+  /// The item of a dense slot.
   DenseItem& Item(uint64_t slot) const {
     char* block = static_cast<char*>(data_) + (slot / kBlockSlots) * kBlockBytes;
     return reinterpret_cast<DenseItem*>(block + kBlockSlots)[slot % kBlockSlots];
   }
+  /// The dense slot that heads the chain of hash.
   uint64_t SlotOfHash(uint64_t hash) const { return (kFibMultiplier * hash) >> Ext()->fib_shift_; }
   /// Moves *i to the next member of its chain; false at the end of the chain.
   bool NextInChain(uint64_t i, uint64_t* next) const {
@@ -281,6 +333,7 @@ class MapBaseObj : public Object {
     *next = (i + details::kMapProbeTable.dist[jump]) & (NumSlots() - 1);
     return true;
   }
+  /// The pairs of the small layout.
   KVPair* Pairs() const { return static_cast<KVPair*>(data_); }
   /// The entry at position i, in either layout.
   KVType& EntryAt(uint64_t i) const { return *reinterpret_cast<KVType*>(&KeyAt(i)); }
@@ -331,13 +384,19 @@ class MapBaseObj : public Object {
     std::swap(data_deleter_, other->data_deleter_);
     std::swap(*Ext(), *other->Ext());
   }
+  /// The deleter of a buffer from std::malloc.
   static void FreeBuffer(void* buffer) { std::free(buffer); }
 
+  /// Maps change in place, so the reflection treats them as mutable.
   static constexpr bool _type_mutable = true;
 
+  /// The storage buffer (pairs or dense blocks).
   void* data_;
+  /// The number of entries.
   uint64_t size_;
+  /// Small: capacity | kSmallFlag. Dense: the number of slots.
   uint64_t slots_;
+  /// Frees data_ (nullptr when nothing is to be freed).
   void (*data_deleter_)(void*);
 };
 
@@ -354,18 +413,28 @@ static_assert(sizeof(MapBaseObj::KVType) == 32 && std::is_standard_layout_v<MapB
 /// (dense layout, end = kInvalidIndex). Dereferences to the stored std::pair<Any, Any>.
 class MapBaseObj::iterator {
  public:
+  /// Iterator category (forward; -- is also provided).
   using iterator_category = std::forward_iterator_tag;
+  /// Distance type.
   using difference_type = int64_t;
+  /// The entry type.
   using value_type = KVType;
+  /// Pointer to an entry.
   using pointer = KVType*;
+  /// Reference to an entry.
   using reference = KVType&;
 
+  /// A singular iterator of no map.
   iterator() : index(0), self(nullptr) {}
+  /// Same position of the same map.
   bool operator==(const iterator& other) const {
     return index == other.index && self == other.self;
   }
+  /// Negation of ==.
   bool operator!=(const iterator& other) const { return !(*this == other); }
+  /// The entry at this position.
   pointer operator->() const { return &self->EntryAt(index); }
+  /// The entry at this position.
   reference operator*() const { return self->EntryAt(index); }
   /// The next entry (end() after the last one, and at end()).
   iterator& operator++() {
@@ -385,11 +454,13 @@ class MapBaseObj::iterator {
     }
     return *this;
   }
+  /// Postfix ++: advances, returning the old position.
   iterator operator++(int) {
     iterator copy = *this;
     ++*this;
     return copy;
   }
+  /// Postfix --: steps back, returning the old position.
   iterator operator--(int) {
     iterator copy = *this;
     --*this;
@@ -397,12 +468,18 @@ class MapBaseObj::iterator {
   }
 
  protected:
+  /// The iterator at position index of self.
   iterator(uint64_t index, const MapBaseObj* self) : index(index), self(self) {}
+  /// The position.
   uint64_t index;
+  /// The map iterated.
   const MapBaseObj* self;
 
+  /// The map creates positioned iterators.
   friend class MapBaseObj;
+  /// The small-layout view creates positioned iterators.
   friend class SmallMapBaseObj;
+  /// The dense-layout view creates positioned iterators.
   friend class DenseMapBaseObj;
 };
 
@@ -442,6 +519,7 @@ class DenseMapBaseObj : public MapBaseObj {
   uint32_t fib_shift_;
   /// The first and last slot of the insertion order (kInvalidIndex when empty).
   uint64_t iter_list_head_;
+  /// The last slot of the insertion order (kInvalidIndex when empty).
   uint64_t iter_list_tail_;
 };
 
@@ -484,16 +562,21 @@ struct MapTypeTraitsBase : public TypeTraitsBase {
   /// The traits of MapRef as a plain object reference.
   using Base = ObjectRefTypeTraitsBase<MapRef>;
 
+  /// Stores a borrowed view of src in result.
   static void CopyToAnyView(const MapRef& src, TVMFFIAny* result) {
     Base::CopyToAnyView(src, result);
   }
+  /// Moves src into result.
   static void MoveToAny(MapRef src, TVMFFIAny* result) { Base::MoveToAny(std::move(src), result); }
+  /// Whether src holds this map kind with every key a K and every value a V, as stored.
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return src->type_index == Derived::kPrimaryTypeIndex && AllStrict(details::MapFromCell(src));
   }
+  /// The map of src (which passed CheckAnyStrict), sharing it.
   static MapRef CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     return Base::CopyFromAnyViewAfterCheck(src);
   }
+  /// Takes the map out of src (which passed CheckAnyStrict).
   static MapRef MoveFromAnyAfterCheck(TVMFFIAny* src) { return Base::MoveFromAnyAfterCheck(src); }
   /// Shares the object when it already is a MapRef, otherwise converts every entry (copying).
   /// An rvalue reference cell is refused (only RValueRef<MapRef> takes one), as Apache does.

@@ -80,7 +80,8 @@ struct DenseMapOps {
         if (next == slot) return cur;
       }
     }
-    TVM_FFI_THROW(RuntimeError) << "a map key's __any_hash__ hook returned a different hash for "
+    TVM_FFI_THROW(RuntimeError) << (m->type_index() == TypeIndex::kTVMFFIDict ? "Dict" : "Map")
+                                << ": a key's __any_hash__ hook returned a different hash for "
                                    "the same key";
     TVM_FFI_UNREACHABLE();
   }

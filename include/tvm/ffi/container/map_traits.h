@@ -19,10 +19,15 @@ namespace ffi {
 /// Map<K, V> in cells: accepts Map or Dict, converting keys and values (copies when needed).
 template <typename K, typename V>
 struct TypeTraits<Map<K, V>> : public MapTypeTraitsBase<TypeTraits<Map<K, V>>, Map<K, V>, K, V> {
+  /// A field of this type holds a Map.
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIObject;  // as Apache
+  /// The object type taken as it is.
   static constexpr int32_t kPrimaryTypeIndex = TypeIndex::kTVMFFIMap;
+  /// The other map type, converted entry by entry.
   static constexpr int32_t kOtherTypeIndex = TypeIndex::kTVMFFIDict;
+  /// The name in type strings and mismatch messages.
   static constexpr const char* kTypeName = "Map";
+  /// The type key in the type schema.
   static constexpr const char* kStaticTypeKey = StaticTypeKey::kTVMFFIMap;
 };
 

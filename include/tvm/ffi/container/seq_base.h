@@ -45,13 +45,16 @@ namespace details {
 /// when the capacity is too small (ListObj hides them with versions that grow).
 class SeqBaseObj : public Object, public TVMFFISeqCell {
  public:
+  /// An empty sequence without a buffer.
   SeqBaseObj() {
     TVMFFISeqCell::data = nullptr;
     TVMFFISeqCell::size = 0;
     TVMFFISeqCell::capacity = 0;
     TVMFFISeqCell::data_deleter = nullptr;
   }
+  /// Not copyable: sequences are shared through references.
   SeqBaseObj(const SeqBaseObj&) = delete;
+  /// Not copy-assignable.
   SeqBaseObj& operator=(const SeqBaseObj&) = delete;
   /// Destroys the elements, last first, then frees the buffer. A chain of nested containers of
   /// any depth is freed without deep recursion (delete_queue.h).
@@ -65,21 +68,29 @@ class SeqBaseObj : public Object, public TVMFFISeqCell {
   size_t size() const { return static_cast<size_t>(TVMFFISeqCell::size); }
   /// Number of cells the buffer can hold.
   size_t capacity() const { return static_cast<size_t>(TVMFFISeqCell::capacity); }
+  /// Whether there are no elements.
   bool empty() const { return TVMFFISeqCell::size == 0; }
   /// Element i; IndexError `Index <i> out of bounds <size>` when out of range.
   const Any& at(int64_t i) const {
     if (i < 0 || i >= TVMFFISeqCell::size) details::ThrowIndexOutOfBounds(i, TVMFFISeqCell::size);
     return begin()[i];
   }
+  /// Element i (bounds checked, as at()).
   const Any& operator[](int64_t i) const { return at(i); }
+  /// The first element.
   const Any* begin() const { return static_cast<const Any*>(TVMFFISeqCell::data); }
+  /// Past the last element.
   const Any* end() const { return begin() + TVMFFISeqCell::size; }
+  /// The first element, writable.
   Any* MutableBegin() const { return static_cast<Any*>(TVMFFISeqCell::data); }
+  /// Past the last element, writable.
   Any* MutableEnd() const { return MutableBegin() + TVMFFISeqCell::size; }
+  /// The first element (IndexError when empty).
   const Any& front() const {
     if (empty()) details::ThrowEmptySeq("front()");
     return begin()[0];
   }
+  /// The last element (IndexError when empty).
   const Any& back() const {
     if (empty()) details::ThrowEmptySeq("back()");
     return begin()[TVMFFISeqCell::size - 1];
@@ -217,6 +228,7 @@ class SeqBaseObj : public Object, public TVMFFISeqCell {
     return false;
   }
 
+  /// Sequences can change in place (List does; Array through copy-on-write).
   static constexpr bool _type_mutable = true;
 
  private:
@@ -263,18 +275,22 @@ struct SeqTypeTraitsBase : public TypeTraitsBase {
   /// The traits of SeqRef as a plain object reference.
   using Base = ObjectRefTypeTraitsBase<SeqRef>;
 
+  /// Stores a borrowed view of src in result.
   static void CopyToAnyView(const SeqRef& src, TVMFFIAny* result) {
     Base::CopyToAnyView(src, result);
   }
+  /// Moves src into result.
   static void MoveToAny(SeqRef src, TVMFFIAny* result) { Base::MoveToAny(std::move(src), result); }
   /// Whether src is a Derived::kPrimaryTypeIndex object whose every element is exactly a T.
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     if (src->type_index != Derived::kPrimaryTypeIndex) return false;
     return AllStrict(details::SeqFromCell(src));
   }
+  /// The sequence of src (which passed CheckAnyStrict), sharing it.
   static SeqRef CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     return Base::CopyFromAnyViewAfterCheck(src);
   }
+  /// Takes the sequence out of src (which passed CheckAnyStrict).
   static SeqRef MoveFromAnyAfterCheck(TVMFFIAny* src) { return Base::MoveFromAnyAfterCheck(src); }
   /// Shares the object when it is already a SeqRef, otherwise converts every element (copying).
   /// An rvalue reference cell is refused (only RValueRef<SeqRef> takes one), as Apache does.

@@ -19,10 +19,15 @@ namespace ffi {
 /// Array<T> in cells: accepts Array or List, converting elementwise (copies when needed).
 template <typename T>
 struct TypeTraits<Array<T>> : public SeqTypeTraitsBase<TypeTraits<Array<T>>, Array<T>, T> {
+  /// A field of this type holds an Array.
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIArray;
+  /// The object type taken as it is.
   static constexpr int32_t kPrimaryTypeIndex = TypeIndex::kTVMFFIArray;
+  /// The other sequence type, converted elementwise.
   static constexpr int32_t kOtherTypeIndex = TypeIndex::kTVMFFIList;
+  /// The name in type strings and mismatch messages.
   static constexpr const char* kTypeName = "Array";
+  /// The type key in the type schema.
   static constexpr const char* kStaticTypeKey = StaticTypeKey::kTVMFFIArray;
 };
 

@@ -31,21 +31,32 @@ namespace details {
 /// A non-owning (data, size) view of int64 dimensions.
 class ShapeView {
  public:
+  /// An empty shape.
   ShapeView() = default;
+  /// The size dimensions at data, which must outlive the view.
   ShapeView(const int64_t* data, size_t size) : cell_{data, size} {}
   /// Valid only for the full expression that creates it.
   ShapeView(std::initializer_list<int64_t> init) : cell_{init.begin(), init.size()} {}  // NOLINT
+  /// The dimensions.
   const int64_t* data() const { return cell_.data; }
+  /// The number of dimensions.
   size_t size() const { return cell_.size; }
+  /// Whether there are no dimensions.
   bool empty() const { return cell_.size == 0; }
+  /// Dimension i, unchecked.
   int64_t operator[](size_t i) const { return cell_.data[i]; }
+  /// Dimension i; IndexError when out of range.
   int64_t at(int64_t i) const {
     if (i < 0 || i >= static_cast<int64_t>(cell_.size)) details::ThrowShapeIndex(i, cell_.size);
     return cell_.data[i];
   }
+  /// The first dimension (IndexError when empty).
   int64_t front() const { return at(0); }
+  /// The last dimension (IndexError when empty).
   int64_t back() const { return at(static_cast<int64_t>(cell_.size) - 1); }
+  /// The first dimension.
   const int64_t* begin() const { return cell_.data; }
+  /// Past the last dimension.
   const int64_t* end() const { return cell_.data + cell_.size; }
   /// Product of the dimensions (1 for an empty shape).
   int64_t Product() const {
@@ -61,11 +72,14 @@ class ShapeView {
 /// Shape object: header + TVMFFIShapeCell, the values stored inline right after 40 bytes.
 class ShapeObj : public Object, public TVMFFIShapeCell {
  public:
+  /// The dimension type.
   using index_type = int64_t;
+  /// An empty shape whose data is not yet set.
   ShapeObj() {
     TVMFFIShapeCell::data = nullptr;
     TVMFFIShapeCell::size = 0;
   }
+  /// Product of the dimensions (1 for an empty shape).
   int64_t Product() const {
     return ShapeView(TVMFFIShapeCell::data, TVMFFIShapeCell::size).Product();
   }
@@ -81,9 +95,13 @@ class ShapeObj : public Object, public TVMFFIShapeCell {
     return obj;
   }
 
+  /// The static type index of ffi.Shape.
   static constexpr const int32_t _type_index = TypeIndex::kTVMFFIShape;
+  /// No subclasses.
   static constexpr bool _type_final = true;
+  /// No child type indices reserved.
   static constexpr uint32_t _type_child_slots = 0;
+  /// Registers the static type ffi.Shape.
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIShape, ShapeObj, Object);
 };
 
@@ -144,39 +162,65 @@ inline ObjectPtr<ShapeObj> MakeStridesFromShape(ShapeView shape) {
 /// Immutable shape (non-nullable reference to a ShapeObj).
 class Shape : public ObjectRef {
  public:
+  /// The dimension type.
   using index_type = int64_t;
+  /// A new empty shape.
   Shape() : Shape(ShapeView()) {}
+  /// A new shape of the values of [first, last).
   template <typename It, typename = typename std::iterator_traits<It>::iterator_category>
   Shape(It first, It last)
       : ObjectRef(ShapeObj::Create(first, last, static_cast<size_t>(std::distance(first, last)))) {}
+  /// A new shape of the values of init.
   Shape(std::initializer_list<int64_t> init) : Shape(init.begin(), init.end()) {}  // NOLINT
-  Shape(const std::vector<int64_t>& init) : Shape(init.begin(), init.end()) {}     // NOLINT
-  Shape(ShapeView view) : Shape(view.begin(), view.end()) {}                       // NOLINT
-  Shape(const Array<int64_t>& init) : Shape(init.begin(), init.end()) {}           // NOLINT
+  /// A new shape of the values of init.
+  Shape(const std::vector<int64_t>& init) : Shape(init.begin(), init.end()) {}  // NOLINT
+  /// A new shape with a copy of view's dimensions.
+  Shape(ShapeView view) : Shape(view.begin(), view.end()) {}  // NOLINT
+  /// A new shape of the values of init.
+  Shape(const Array<int64_t>& init) : Shape(init.begin(), init.end()) {}  // NOLINT
+  /// The shape of n.
   explicit Shape(ObjectPtr<ShapeObj> n) : ObjectRef(std::move(n)) {}
+  /// A null shape, to be filled by the caller.
   explicit Shape(UnsafeInit tag) : ObjectRef(tag) {}
+  /// Copying shares the shape object.
   TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(Shape);
 
   /// Row-major compact strides of a shape.
   static Shape StridesFromShape(ShapeView shape) {
     return Shape(details::MakeStridesFromShape(shape));
   }
+  /// A view of the dimensions, valid while this shape lives.
   operator ShapeView() const { return ShapeView(data(), size()); }  // NOLINT(*)
+  /// The dimensions.
   const int64_t* data() const { return get()->TVMFFIShapeCell::data; }
+  /// The number of dimensions.
   size_t size() const { return get()->TVMFFIShapeCell::size; }
+  /// Dimension i, unchecked.
   int64_t operator[](size_t i) const { return data()[i]; }
+  /// Dimension i; IndexError when out of range.
   int64_t at(int64_t i) const { return ShapeView(*this).at(i); }
+  /// Whether there are no dimensions.
   bool empty() const { return size() == 0; }
+  /// The first dimension (IndexError when empty).
   int64_t front() const { return at(0); }
+  /// The last dimension (IndexError when empty).
   int64_t back() const { return at(static_cast<int64_t>(size()) - 1); }
+  /// The first dimension.
   const int64_t* begin() const { return data(); }
+  /// Past the last dimension.
   const int64_t* end() const { return data() + size(); }
+  /// Product of the dimensions (1 for an empty shape).
   int64_t Product() const { return ShapeView(*this).Product(); }
 
+  /// The pointer type of get().
   using __PtrType = const ShapeObj*;  // NOLINT(bugprone-reserved-identifier): Apache's name
+  /// The object.
   __PtrType get() const { return static_cast<const ShapeObj*>(data_.get()); }
+  /// The object.
   __PtrType operator->() const { return get(); }
+  /// The object type.
   using ContainerType = ShapeObj;
+  /// Not nullable.
   static constexpr bool _type_is_nullable = false;
 };
 
@@ -187,13 +231,16 @@ inline std::ostream& operator<<(std::ostream& os, const Shape& shape) {
   return os << ']';
 }
 
+/// Shape has its own TypeTraits (below).
 template <>
 inline constexpr bool use_default_type_traits_v<Shape> = false;
 
 /// Shape in cells: accepts Shape, or an Array/List of ints (copied).
 template <>
 struct TypeTraits<Shape> : public ObjectRefTypeTraitsBase<Shape> {
+  /// A field of this type holds a Shape.
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIShape;  // as Apache
+  /// The Shape in src, or a new one of an Array or List of integers; else nullopt.
   static std::optional<Shape> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == TypeIndex::kTVMFFINone) return std::nullopt;
     if (std::optional<Shape> shape = ObjectRefTypeTraitsBase<Shape>::TryCastFromAnyView(src)) {

@@ -32,16 +32,26 @@ namespace ffi {
 /// Owning, nullable reference to a TensorObj. Accessors do not check for null.
 class Tensor : public ObjectRef {
  public:
+  /// A null tensor.
   Tensor() = default;
+  /// The tensor of n.
   explicit Tensor(ObjectPtr<TensorObj> n) : ObjectRef(std::move(n)) {}
+  /// A null tensor, to be filled by the caller.
   explicit Tensor(UnsafeInit tag) : ObjectRef(tag) {}
+  /// Copying shares the tensor object.
   TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(Tensor);
 
+  /// The data pointer (the start of the allocation; see byte_offset).
   void* data_ptr() const { return get()->data; }
+  /// The device of the data.
   DLDevice device() const { return get()->device; }
+  /// The number of dimensions.
   int32_t ndim() const { return get()->ndim; }
+  /// The element type.
   DLDataType dtype() const { return get()->dtype; }
+  /// The offset in bytes of the first element from data_ptr().
   uint64_t byte_offset() const { return get()->byte_offset; }
+  /// The shape.
   ShapeView shape() const { return ShapeView(get()->shape, static_cast<size_t>(get()->ndim)); }
   /// The strides (InternalError when NULL on a tensor with dimensions).
   ShapeView strides() const { return details::StridesOf(*get()); }
@@ -51,12 +61,20 @@ class Tensor : public ObjectRef {
   int64_t stride(int64_t i) const {
     return strides()[static_cast<size_t>(details::NormalizeTensorIndex(i, ndim()))];
   }
+  /// The number of elements (the product of the shape).
   int64_t numel() const { return shape().Product(); }
+  /// Whether the strides are the compact row-major ones (NULL strides included).
   bool IsContiguous() const { return ffi::IsContiguous(*get()); }
+  /// Whether the first element is aligned to alignment (its byte_offset where the device has no
+  /// plain addresses).
   bool IsAligned(size_t alignment) const { return ffi::IsAligned(*get(), alignment); }
+  /// Same as ndim().
   int64_t dim() { return ndim(); }
+  /// Same as shape().
   ShapeView sizes() const { return shape(); }
+  /// Same as IsContiguous().
   bool is_contiguous() const { return IsContiguous(); }
+  /// The DLTensor of the object.
   const DLTensor* GetDLTensorPtr() const { return get(); }
 
   /// A tensor sharing this one's data with new shape and strides, `elem_offset` elements further
@@ -140,10 +158,13 @@ class Tensor : public ObjectRef {
     return out;
   }
 
+  /// The object type.
   using ContainerType = TensorObj;
+  /// Nullable.
   static constexpr bool _type_is_nullable = true;
 
  protected:
+  /// The object (nullptr for a null tensor).
   const TensorObj* get() const { return static_cast<const TensorObj*>(data_.get()); }
   /// The object, mutable (for subclasses that edit it in place).
   TensorObj* get_mutable() const { return static_cast<TensorObj*>(data_.get()); }
@@ -167,10 +188,13 @@ namespace details {
 /// someone else. Kernels take it by value.
 class TensorView {
  public:
+  /// A view of tensor, which must not be null and must outlive the view.
   TensorView(const Tensor& tensor) {  // NOLINT(*)
     TVM_FFI_ICHECK(tensor.defined()) << "TensorView: the tensor is null";
     tensor_ = *tensor.GetDLTensorPtr();
   }
+  /// A view of a copy of *tensor (whose data, shape and strides must outlive the view);
+  /// InternalError for nullptr.
   TensorView(const DLTensor* tensor) {  // NOLINT(*)
     // The check's message is built out of line, so that this constructor inlines into the
     // argument conversion of every kernel.
@@ -179,21 +203,33 @@ class TensorView {
   }
   /// A temporary Tensor would leave the view dangling.
   TensorView(Tensor&& tensor) = delete;  // NOLINT(*)
+  /// Copies the view (not the data).
   TensorView(const TensorView&) = default;
+  /// Copies the view (not the data).
   TensorView(TensorView&&) = default;
+  /// Copy-assigns the view.
   TensorView& operator=(const TensorView&) = default;
+  /// Copy-assigns the view.
   TensorView& operator=(TensorView&&) = default;
+  /// Views tensor instead, which must not be null.
   TensorView& operator=(const Tensor& tensor) {
     *this = TensorView(tensor);
     return *this;
   }
+  /// A temporary Tensor would leave the view dangling.
   TensorView& operator=(Tensor&& tensor) = delete;
 
+  /// The data pointer (the start of the allocation; see byte_offset).
   void* data_ptr() const { return tensor_.data; }
+  /// The device of the data.
   DLDevice device() const { return tensor_.device; }
+  /// The number of dimensions.
   int32_t ndim() const { return tensor_.ndim; }
+  /// The element type.
   DLDataType dtype() const { return tensor_.dtype; }
+  /// The offset in bytes of the first element from data_ptr().
   uint64_t byte_offset() const { return tensor_.byte_offset; }
+  /// The shape.
   ShapeView shape() const { return ShapeView(tensor_.shape, static_cast<size_t>(tensor_.ndim)); }
   /// The strides (InternalError when NULL on a tensor with dimensions).
   ShapeView strides() const { return details::StridesOf(tensor_); }
@@ -203,11 +239,17 @@ class TensorView {
   int64_t stride(int64_t i) const {
     return strides()[static_cast<size_t>(details::NormalizeTensorIndex(i, ndim()))];
   }
+  /// The number of elements (the product of the shape).
   int64_t numel() const { return shape().Product(); }
+  /// Whether the strides are the compact row-major ones (NULL strides included).
   bool IsContiguous() const { return ffi::IsContiguous(tensor_); }
+  /// Same as ndim().
   int64_t dim() const { return ndim(); }
+  /// Same as shape().
   ShapeView sizes() const { return shape(); }
+  /// Same as IsContiguous().
   bool is_contiguous() const { return IsContiguous(); }
+  /// The view's DLTensor.
   const DLTensor* GetDLTensorPtr() const { return &tensor_; }
 
   /// A view with new shape and strides, which must outlive the result, `elem_offset` elements
@@ -235,18 +277,24 @@ inline size_t GetDataSize(const TensorView& tensor) {
 /// (not None). Not storable in Any.
 template <>
 struct TypeTraits<TensorView> : public TypeTraitsBase {
+  /// Not storable in Any or containers.
   static constexpr bool storage_enabled = false;
+  /// A field of this type holds a DLTensor pointer.
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIDLTensorPtr;
+  /// Stores a DLTensorPtr to the view's DLTensor in result.
   static void CopyToAnyView(const TensorView& src, TVMFFIAny* result) {
     details::ResetPODCell(result, TypeIndex::kTVMFFIDLTensorPtr);
     result->v_ptr = const_cast<DLTensor*>(src.GetDLTensorPtr());
   }
+  /// Whether src is a non-null DLTensorPtr.
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return src->type_index == TypeIndex::kTVMFFIDLTensorPtr && src->v_ptr != nullptr;
   }
+  /// The view of the DLTensor of src (which passed the check).
   static TensorView CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     return TensorView(static_cast<const DLTensor*>(src->v_ptr));
   }
+  /// The view of a DLTensorPtr or of a Tensor's DLTensor, else nullopt.
   static std::optional<TensorView> TryCastFromAnyView(const TVMFFIAny* src) {
     // Built in place: each copy of the 48-byte view is paid by every kernel argument.
     if (CheckAnyStrict(src)) {
@@ -259,7 +307,9 @@ struct TypeTraits<TensorView> : public TypeTraitsBase {
     }
     return std::nullopt;
   }
+  /// The type key of DLTensor pointers.
   static std::string TypeStr() { return StaticTypeKey::kTVMFFIDLTensorPtr; }
+  /// The type schema of DLTensor pointers.
   static std::string TypeSchema() { return details::SimpleTypeSchema(TypeStr()); }
 };
 

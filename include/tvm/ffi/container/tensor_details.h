@@ -41,14 +41,16 @@ inline ShapeView StridesOf(const DLTensor& tensor) {
 /// GetDataSize cannot wrap around to a small buffer.
 inline void CheckAllocatableShape(ShapeView shape, DLDataType dtype) {
   for (int64_t dim : shape) {
-    if (dim < 0) TVM_FFI_THROW(ValueError) << "negative dimension " << dim << " in tensor shape";
+    if (dim < 0)
+      TVM_FFI_THROW(ValueError) << "Tensor: negative dimension " << dim << " in tensor shape";
   }
   if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return;  // holds no data
   int64_t max_elements = INT64_MAX / std::max<int64_t>(int64_t{dtype.bits} * dtype.lanes, 1);
   int64_t elements = 1;
   for (int64_t dim : shape) {
     if (elements > max_elements / dim) {
-      TVM_FFI_THROW(ValueError) << "tensor shape too big: its size in bytes overflows int64";
+      TVM_FFI_THROW(ValueError)
+          << "Tensor: tensor shape too big; its size in bytes overflows int64";
     }
     elements *= dim;
   }

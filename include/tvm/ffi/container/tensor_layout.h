@@ -96,6 +96,7 @@ inline void FillCompactStrides(const int64_t* shape, int32_t ndim, int64_t* stri
 /// Subclasses decide who owns the data, shape and strides.
 class TensorObj : public Object, public DLTensor {
  public:
+  /// A tensor with every DLTensor field zero.
   TensorObj() : DLTensor{} {}
 
   /// A new legacy DLPack capsule sharing the data and holding one reference to this tensor.

@@ -46,12 +46,16 @@ class Tuple : public ObjectRef {
  public:
   static_assert((details::container_storage_enabled_v<Types> && ...),
                 "every Tuple element type must be storable in a container");
+  /// The number of elements.
   static constexpr size_t kArity = sizeof...(Types);
 
   /// Every element default-constructed.
   Tuple() : ObjectRef(MakeObj(Types()...)) {}
+  /// The tuple of n (an ArrayObj of kArity elements of the types, or null).
   explicit Tuple(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
+  /// A null tuple, to be filled by the caller.
   explicit Tuple(UnsafeInit tag) : ObjectRef(tag) {}
+  /// Copying shares the storage.
   TVM_FFI_DEFINE_DEFAULT_COPY_MOVE_AND_ASSIGN(Tuple);
 
   /// From one value per element, each converted to its element type.
@@ -100,11 +104,16 @@ class Tuple : public ObjectRef {
     CopyOnWrite()[I] = std::move(item);
   }
 
+  /// The storage object.
   const ArrayObj* get() const { return static_cast<const ArrayObj*>(data_.get()); }
+  /// The storage object.
   const ArrayObj* operator->() const { return get(); }
 
+  /// The object type.
   using ContainerType = ArrayObj;
+  /// The object may hold elements of other types (checked on conversion).
   static constexpr bool _type_container_is_exact = false;
+  /// Not nullable.
   static constexpr bool _type_is_nullable = false;
 
  private:
@@ -123,7 +132,7 @@ class Tuple : public ObjectRef {
     }
   }
   const Any* Cells() const {
-    if (data_ == nullptr) TVM_FFI_THROW(RuntimeError) << "cannot access a null Tuple";
+    if (data_ == nullptr) TVM_FFI_THROW(RuntimeError) << "Tuple: cannot access a null Tuple";
     return get()->begin();
   }
   Any* MutableCells() const { return get()->MutableBegin(); }
@@ -134,7 +143,7 @@ class Tuple : public ObjectRef {
       if constexpr ((std::is_default_constructible_v<Types> && ...)) {
         data_ = MakeObj(Types()...);
       } else {
-        TVM_FFI_THROW(RuntimeError) << "cannot set an element of a null Tuple";
+        TVM_FFI_THROW(RuntimeError) << "Tuple: cannot set an element of a null Tuple";
       }
     } else if (!data_.unique()) {
       data_ = ObjectPtr<Object>(ArrayObj::CopyFrom(static_cast<int64_t>(kArity), get()));
@@ -143,6 +152,7 @@ class Tuple : public ObjectRef {
   }
 };
 
+/// Deduces the element types from the values: `Tuple(1, String("a"))` is a Tuple<int, String>.
 template <typename... U>
 Tuple(U&&...) -> Tuple<std::decay_t<U>...>;
 
@@ -151,36 +161,47 @@ template <size_t I, typename... Types>
 auto get(const Tuple<Types...>& tuple) {
   return tuple.template get<I>();
 }
+/// Element I of a tuple about to expire (moved out when the storage is not shared).
 template <size_t I, typename... Types>
 auto get(Tuple<Types...>&& tuple) {
   return std::move(tuple).template get<I>();
 }
 
+/// Tuple has its own TypeTraits (below).
 template <typename... Types>
 inline constexpr bool use_default_type_traits_v<Tuple<Types...>> = false;
 
 /// Tuple<Types...> in cells: an Array (or List) of exactly the arity, converted elementwise.
 template <typename... Types>
 struct TypeTraits<Tuple<Types...>> : public TypeTraitsBase {
+  /// The converted type.
   using Self = Tuple<Types...>;
+  /// The traits of Self as a plain object reference.
   using RefTraits = ObjectRefTypeTraitsBase<Self>;
+  /// The static type index Apache gives a field of this type (the generic object index).
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIObject;  // as Apache
+  /// The number of elements.
   static constexpr size_t kArity = sizeof...(Types);
 
+  /// Stores a borrowed view of src in result.
   static void CopyToAnyView(const Self& src, TVMFFIAny* result) {
     RefTraits::CopyToAnyView(src, result);
   }
+  /// Moves src into result.
   static void MoveToAny(Self src, TVMFFIAny* result) {
     RefTraits::MoveToAny(std::move(src), result);
   }
+  /// Whether src is an Array of kArity elements, each strictly of its type.
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     if (src->type_index != TypeIndex::kTVMFFIArray) return false;
     const SeqBaseObj* seq = details::SeqFromCell(src);
     return seq->size() == kArity && AllStrict(seq, std::index_sequence_for<Types...>{});
   }
+  /// The tuple of src (which passed the check), sharing its storage.
   static Self CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     return RefTraits::CopyFromAnyViewAfterCheck(src);
   }
+  /// Takes the tuple out of src (which passed the check).
   static Self MoveFromAnyAfterCheck(TVMFFIAny* src) {
     return RefTraits::MoveFromAnyAfterCheck(src);
   }
@@ -211,12 +232,14 @@ struct TypeTraits<Tuple<Types...>> : public TypeTraitsBase {
     FirstMismatch(seq, kind, &info, std::index_sequence_for<Types...>{});
     return info.empty() ? TypeIndexToTypeKey(src->type_index) : info;
   }
+  /// `Tuple<Types...>`.
   static std::string TypeStr() {
     std::string out = "Tuple<";
     bool first = true;
     ((out += (first ? "" : ", ") + details::Type2Str<Types>::v(), first = false), ...);
     return out + ">";
   }
+  /// The type schema, with the schemas of Types as arguments.
   static std::string TypeSchema() {
     std::string out = "{\"type\":\"Tuple\",\"args\":[";
     bool first = true;
@@ -310,12 +333,15 @@ inline constexpr bool
 }  // namespace tvm
 
 namespace std {
+/// The arity of a Tuple, for structured bindings.
 template <typename... Types>
 struct tuple_size<::tvm::ffi::Tuple<Types...>>
     : public std::integral_constant<size_t, sizeof...(Types)> {};
 
+/// The type of element I of a Tuple, for structured bindings.
 template <size_t I, typename... Types>
 struct tuple_element<I, ::tvm::ffi::Tuple<Types...>> {
+  /// Element I's type.
   using type = std::tuple_element_t<I, std::tuple<Types...>>;
 };
 }  // namespace std

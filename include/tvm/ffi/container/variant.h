@@ -87,21 +87,28 @@ class Variant {
   friend struct TypeTraits;
 };
 
+/// Variant<V...> in cells: the value of the alternative held, as that alternative stores it.
 template <typename... V>
 struct TypeTraits<Variant<V...>> : public TypeTraitsBase {
+  /// The converted type.
   using Self = Variant<V...>;
+  /// Stores a view of the held value in result.
   static void CopyToAnyView(const Self& src, TVMFFIAny* result) {
     *result = AnyView(src.data_).CopyToTVMFFIAny();
   }
+  /// Moves the held value into result.
   static void MoveToAny(Self src, TVMFFIAny* result) {
     *result = details::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(src.data_));
   }
+  /// Whether src is strictly one of the alternatives.
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return (TypeTraits<V>::CheckAnyStrict(src) || ...);
   }
+  /// The variant holding the value of src (which passed the check).
   static Self CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     return Self(Any(AnyView::CopyFromTVMFFIAny(*src)), nullptr);
   }
+  /// The variant holding the value moved out of src (which passed the check).
   static Self MoveFromAnyAfterCheck(TVMFFIAny* src) {
     return Self(details::AnyUnsafe::MoveTVMFFIAnyToAny(src), nullptr);
   }
@@ -122,11 +129,13 @@ struct TypeTraits<Variant<V...>> : public TypeTraitsBase {
       return std::nullopt;
     }
   }
+  /// `Variant<V...>`.
   static std::string TypeStr() {
     std::string out;
     ((out += (out.empty() ? "" : ", ") + details::Type2Str<V>::v()), ...);
     return "Variant<" + out + ">";
   }
+  /// The type schema, with the schemas of V as arguments.
   static std::string TypeSchema() {
     std::string out;
     ((out += (out.empty() ? "" : ",") + details::TypeSchemaOf<V>::v()), ...);

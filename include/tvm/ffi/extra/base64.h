@@ -56,7 +56,7 @@ inline String Base64Encode(const Bytes& data) {
 /// The bytes encoded by padded base64 text; ValueError on a bad length, character or padding.
 inline Bytes Base64Decode(TVMFFIByteArray text) {
   if (text.size % 4 != 0) {
-    TVM_FFI_THROW(ValueError) << "Invalid base64 text: length " << text.size
+    TVM_FFI_THROW(ValueError) << "Base64Decode: invalid base64 text; length " << text.size
                               << " is not a multiple of 4";
   }
   const auto* data = reinterpret_cast<const unsigned char*>(text.data);
@@ -71,7 +71,7 @@ inline Bytes Base64Decode(TVMFFIByteArray text) {
     for (size_t k = 0; k < 4; ++k) {
       int value = k < 4 - padding ? details::Base64Value(data[i + k]) : 0;
       if (value < 0) {
-        TVM_FFI_THROW(ValueError) << "Invalid base64 text: unexpected character '"
+        TVM_FFI_THROW(ValueError) << "Base64Decode: invalid base64 text; unexpected character '"
                                   << static_cast<char>(data[i + k]) << "' at position " << i + k;
       }
       group = (group << 6) | static_cast<uint32_t>(value);

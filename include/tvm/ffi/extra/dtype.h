@@ -53,28 +53,40 @@ struct float_trait : fixed_trait<kDLFloat, sizeof(T) * 8> {};
 }  // namespace dtypes
 }  // namespace details
 
+/// int8.
 template <>
 struct dtype_trait<signed char> : details::dtypes::integer_trait<signed char> {};
+/// uint8.
 template <>
 struct dtype_trait<unsigned char> : details::dtypes::integer_trait<unsigned char> {};
+/// int16.
 template <>
 struct dtype_trait<short> : details::dtypes::integer_trait<short> {};
+/// uint16.
 template <>
 struct dtype_trait<unsigned short> : details::dtypes::integer_trait<unsigned short> {};
+/// int32 (int<N> for N the bits of int).
 template <>
 struct dtype_trait<int> : details::dtypes::integer_trait<int> {};
+/// uint32 (uint<N> for N the bits of unsigned int).
 template <>
 struct dtype_trait<unsigned int> : details::dtypes::integer_trait<unsigned int> {};
+/// int<N> for N the bits of long (int64 on LP64, int32 on Windows).
 template <>
 struct dtype_trait<long> : details::dtypes::integer_trait<long> {};
+/// uint<N> for N the bits of unsigned long.
 template <>
 struct dtype_trait<unsigned long> : details::dtypes::integer_trait<unsigned long> {};
+/// int64.
 template <>
 struct dtype_trait<long long> : details::dtypes::integer_trait<long long> {};
+/// uint64.
 template <>
 struct dtype_trait<unsigned long long> : details::dtypes::integer_trait<unsigned long long> {};
+/// float32.
 template <>
 struct dtype_trait<float> : details::dtypes::float_trait<float> {};
+/// float64.
 template <>
 struct dtype_trait<double> : details::dtypes::float_trait<double> {};
 /// bool is stored as one byte.
@@ -82,35 +94,49 @@ template <>
 struct dtype_trait<bool> : details::dtypes::fixed_trait<kDLBool, 8> {};
 
 // CUDA and HIP (__half is shared by both).
+/// float16 (CUDA and HIP).
 template <>
 struct dtype_trait<__half> : details::dtypes::fixed_trait<kDLFloat, 16> {};
+/// bfloat16 (CUDA).
 template <>
 struct dtype_trait<__nv_bfloat16> : details::dtypes::fixed_trait<kDLBfloat, 16> {};
+/// float8_e4m3fn (CUDA).
 template <>
 struct dtype_trait<__nv_fp8_e4m3> : details::dtypes::fixed_trait<kDLFloat8_e4m3fn, 8> {};
+/// float8_e5m2 (CUDA).
 template <>
 struct dtype_trait<__nv_fp8_e5m2> : details::dtypes::fixed_trait<kDLFloat8_e5m2, 8> {};
+/// float8_e8m0fnu (CUDA).
 template <>
 struct dtype_trait<__nv_fp8_e8m0> : details::dtypes::fixed_trait<kDLFloat8_e8m0fnu, 8> {};
+/// float4_e2m1fn (CUDA).
 template <>
 struct dtype_trait<__nv_fp4_e2m1> : details::dtypes::fixed_trait<kDLFloat4_e2m1fn, 4> {};
 /// Two packed fp4 values: two lanes of 4 bits.
 template <>
 struct dtype_trait<__nv_fp4x2_e2m1> : details::dtypes::fixed_trait<kDLFloat4_e2m1fn, 4, 2> {};
+/// bfloat16 (HIP).
 template <>
 struct dtype_trait<__hip_bfloat16> : details::dtypes::fixed_trait<kDLBfloat, 16> {};
+/// bfloat16 (HIP's older type).
 template <>
 struct dtype_trait<hip_bfloat16> : details::dtypes::fixed_trait<kDLBfloat, 16> {};
+/// float8_e4m3fn (HIP).
 template <>
 struct dtype_trait<__hip_fp8_e4m3> : details::dtypes::fixed_trait<kDLFloat8_e4m3fn, 8> {};
+/// float8_e4m3fnuz (HIP).
 template <>
 struct dtype_trait<__hip_fp8_e4m3_fnuz> : details::dtypes::fixed_trait<kDLFloat8_e4m3fnuz, 8> {};
+/// float8_e5m2 (HIP).
 template <>
 struct dtype_trait<__hip_fp8_e5m2> : details::dtypes::fixed_trait<kDLFloat8_e5m2, 8> {};
+/// float8_e5m2fnuz (HIP).
 template <>
 struct dtype_trait<__hip_fp8_e5m2_fnuz> : details::dtypes::fixed_trait<kDLFloat8_e5m2fnuz, 8> {};
+/// float4_e2m1fn (HIP).
 template <>
 struct dtype_trait<__hip_fp4_e2m1> : details::dtypes::fixed_trait<kDLFloat4_e2m1fn, 4> {};
+/// Two packed fp4 values (HIP): two lanes of 4 bits.
 template <>
 struct dtype_trait<__hip_fp4x2_e2m1> : details::dtypes::fixed_trait<kDLFloat4_e2m1fn, 4, 2> {};
 

@@ -85,7 +85,8 @@ class TVM_FFI_EXTRA_CXX_API ModuleObj : public Object {
   static constexpr bool _type_final = true;
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIModule, ModuleObj, Object);
 
-  // Public for reflection (field "imports_"); change only through ImportModule/ClearImports.
+  /// The imported modules. Public for reflection (field "imports_"); change only through
+  /// ImportModule/ClearImports.
   Array<Any> imports_;
 
  private:
@@ -98,10 +99,14 @@ class Module : public ObjectRef {
  public:
   /// Property bits reported by ModuleObj::GetPropertyMask.
   enum ModulePropertyMask : int {
+    /// The module can be saved to bytes and loaded back.
     kBinarySerializable = 0b001,
+    /// The module's functions can be called.
     kRunnable = 0b010,
+    /// The module can be exported into a library by compiling it (e.g. as generated source).
     kCompilationExportable = 0b100,
   };
+  /// The module of ptr.
   explicit Module(const ObjectPtr<ModuleObj>& ptr) : ObjectRef(ptr) {}
   /// Loads a shared library (or another format registered as `ffi.Module.load_from_file.<ext>`).
   TVM_FFI_EXTRA_CXX_API static Module LoadFromFile(const String& file_name);

@@ -418,22 +418,32 @@ struct STLMapTraitsBase : public STLContainerTraitsBase {
 /// std::vector<T>: a new Array out; an Array or List whose elements all convert to T in.
 template <typename T, typename Alloc>
 struct TypeTraits<std::vector<T, Alloc>> : public details::STLContainerTraitsBase {
+  /// The converted type.
   using Self = std::vector<T, Alloc>;
+  /// Convertible when T is.
   static constexpr bool convert_enabled = details::stl_elem_convertible_v<T>;
+  /// A field of this type holds an Array.
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIArray;
 
+  /// Stores a new Array of the elements of src in result.
   static void CopyToAnyView(const Self& src, TVMFFIAny* result) {
     details::STLStoreOwned(details::STLArrayFromRange<T>(src), result);
   }
+  /// Stores a new Array of the elements moved out of src in result.
   static void MoveToAny(Self src, TVMFFIAny* result) {
     details::STLStoreOwned(details::STLArrayFromRange<T>(std::move(src)), result);
   }
+  /// Whether src holds an Array whose elements are all strictly T.
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return src->type_index == TypeIndex::kTVMFFIArray &&
            details::STLAllStrict<T>(details::SeqFromCell(src));
   }
+  /// The vector of the elements of src (which passed the check).
   static Self CopyFromAnyViewAfterCheck(const TVMFFIAny* src) { return *TryCastFromAnyView(src); }
+  /// Same as CopyFromAnyViewAfterCheck (the elements are copied).
   static Self MoveFromAnyAfterCheck(TVMFFIAny* src) { return *TryCastFromAnyView(src); }
+  /// The vector of an Array or List in src, or nullopt when src is neither or an element does not
+  /// convert.
   static std::optional<Self> TryCastFromAnyView(const TVMFFIAny* src) {
     const SeqBaseObj* seq = details::SeqFromCell(src);
     if (seq == nullptr) return std::nullopt;
@@ -455,30 +465,41 @@ struct TypeTraits<std::vector<T, Alloc>> : public details::STLContainerTraitsBas
     std::string info = details::STLFirstBadElement<T>(seq);
     return info.empty() ? details::STLPlainMismatch(src) : info;
   }
+  /// `std::vector<T>`.
   static std::string TypeStr() { return "std::vector<" + details::Type2Str<T>::v() + ">"; }
+  /// The type schema, with the schema of T as argument.
   static std::string TypeSchema() { return details::STLTypeSchema<T>("std::vector"); }
 };
 
 /// std::array<T, N>: a new Array out; an Array of exactly N convertible elements in.
 template <typename T, size_t N>
 struct TypeTraits<std::array<T, N>> : public details::STLContainerTraitsBase {
+  /// The converted type.
   using Self = std::array<T, N>;
+  /// Convertible when T is.
   static constexpr bool convert_enabled = details::stl_elem_convertible_v<T>;
+  /// A field of this type holds an Array.
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIArray;
 
+  /// Stores a new Array of the N elements of src in result.
   static void CopyToAnyView(const Self& src, TVMFFIAny* result) {
     details::STLStoreOwned(details::STLArrayFromRange<T>(src), result);
   }
+  /// Stores a new Array of the N elements moved out of src in result.
   static void MoveToAny(Self src, TVMFFIAny* result) {
     details::STLStoreOwned(details::STLArrayFromRange<T>(std::move(src)), result);
   }
+  /// Whether src holds an Array of N elements, all strictly T.
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     if (src->type_index != TypeIndex::kTVMFFIArray) return false;
     const SeqBaseObj* seq = details::STLArrayFromCell(src);
     return seq->size() == N && details::STLAllStrict<T>(seq);
   }
+  /// The array of the elements of src (which passed the check).
   static Self CopyFromAnyViewAfterCheck(const TVMFFIAny* src) { return *TryCastFromAnyView(src); }
+  /// Same as CopyFromAnyViewAfterCheck (the elements are copied).
   static Self MoveFromAnyAfterCheck(TVMFFIAny* src) { return *TryCastFromAnyView(src); }
+  /// The array of an Array of N convertible elements in src, else nullopt.
   static std::optional<Self> TryCastFromAnyView(const TVMFFIAny* src) {
     const SeqBaseObj* seq = details::STLArrayFromCell(src);
     if (seq == nullptr || seq->size() != N) return std::nullopt;
@@ -502,9 +523,11 @@ struct TypeTraits<std::array<T, N>> : public details::STLContainerTraitsBase {
     std::string info = details::STLFirstBadElement<T>(seq);
     return info.empty() ? details::STLPlainMismatch(src) : info;
   }
+  /// `std::array<T, N>`.
   static std::string TypeStr() {
     return "std::array<" + details::Type2Str<T>::v() + ", " + std::to_string(N) + ">";
   }
+  /// The type schema, with the schema of T and N as arguments.
   static std::string TypeSchema() {
     return "{\"type\":\"std::array\",\"args\":[" + details::TypeSchemaOf<T>::v() + "," +
            std::to_string(N) + "]}";
@@ -514,17 +537,23 @@ struct TypeTraits<std::array<T, N>> : public details::STLContainerTraitsBase {
 /// std::tuple<Ts...>: an Array of exactly sizeof...(Ts) elements, converted one by one.
 template <typename... Ts>
 struct TypeTraits<std::tuple<Ts...>> : public details::STLTupleTraitsBase<std::tuple<Ts...>> {
+  /// Convertible when every Ts is.
   static constexpr bool convert_enabled = (details::stl_elem_convertible_v<Ts> && ...);
+  /// `std::tuple<Ts...>`.
   static std::string TypeStr() { return "std::tuple<" + details::STLJoinTypeStr<Ts...>() + ">"; }
+  /// The type schema, with the schemas of Ts as arguments.
   static std::string TypeSchema() { return details::STLTypeSchema<Ts...>("std::tuple", ", "); }
 };
 
 /// std::pair<A, B>: an Array of two elements.
 template <typename A, typename B>
 struct TypeTraits<std::pair<A, B>> : public details::STLTupleTraitsBase<std::pair<A, B>> {
+  /// Convertible when A and B are.
   static constexpr bool convert_enabled =
       details::stl_elem_convertible_v<A> && details::stl_elem_convertible_v<B>;
+  /// `std::pair<A, B>`.
   static std::string TypeStr() { return "std::pair<" + details::STLJoinTypeStr<A, B>() + ">"; }
+  /// The type schema, with the schemas of A and B as arguments.
   static std::string TypeSchema() { return details::STLTypeSchema<A, B>("std::pair"); }
 };
 
@@ -532,7 +561,9 @@ struct TypeTraits<std::pair<A, B>> : public details::STLTupleTraitsBase<std::pai
 template <typename K, typename V, typename Compare, typename Alloc>
 struct TypeTraits<std::map<K, V, Compare, Alloc>>
     : public details::STLMapTraitsBase<std::map<K, V, Compare, Alloc>, K, V> {
+  /// `std::map<K, V>`.
   static std::string TypeStr() { return "std::map<" + details::STLJoinTypeStr<K, V>() + ">"; }
+  /// The type schema, with the schemas of K and V as arguments.
   static std::string TypeSchema() { return details::STLTypeSchema<K, V>("std::map"); }
 };
 
@@ -540,46 +571,61 @@ struct TypeTraits<std::map<K, V, Compare, Alloc>>
 template <typename K, typename V, typename Hash, typename Equal, typename Alloc>
 struct TypeTraits<std::unordered_map<K, V, Hash, Equal, Alloc>>
     : public details::STLMapTraitsBase<std::unordered_map<K, V, Hash, Equal, Alloc>, K, V> {
+  /// `std::unordered_map<K, V>`.
   static std::string TypeStr() {
     return "std::unordered_map<" + details::STLJoinTypeStr<K, V>() + ">";
   }
+  /// The type schema, with the schemas of K and V as arguments.
   static std::string TypeSchema() { return details::STLTypeSchema<K, V>("std::unordered_map"); }
 };
 
 /// std::optional<T>: None for nullopt, otherwise whatever T is.
 template <typename T>
 struct TypeTraits<std::optional<T>> : public TypeTraitsBase {
+  /// The converted type.
   using Self = std::optional<T>;
+  /// Convertible when T is.
   static constexpr bool convert_enabled = details::stl_elem_convertible_v<T>;
+  /// Storable in containers when T is.
   static constexpr bool storage_enabled = details::container_storage_enabled_v<T>;
+  /// Whether a view of the value builds a new object (as T's does).
   static constexpr bool view_allocates = details::stl_view_allocates_v<T>;
 
+  /// Stores None for nullopt, else a view of the value, in result.
   static void CopyToAnyView(const Self& src, TVMFFIAny* result) {
     if (!src.has_value()) return details::ResetPODCell(result, TypeIndex::kTVMFFINone);
     details::STLCopyToCell<T>(*src, result);
   }
+  /// Stores None for nullopt, else the value moved out of src, in result.
   static void MoveToAny(Self src, TVMFFIAny* result) {
     if (!src.has_value()) return details::ResetPODCell(result, TypeIndex::kTVMFFINone);
     details::STLMoveToCell(*std::move(src), result);
   }
+  /// Whether src is None or strictly a T.
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return src->type_index == TypeIndex::kTVMFFINone || details::ElemTraits<T>::CheckStrict(src);
   }
+  /// nullopt for None, else the T in src (which passed the check).
   static Self CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     if (src->type_index == TypeIndex::kTVMFFINone) return std::nullopt;
     return details::ElemTraits<T>::FromCell(src);
   }
+  /// Same as CopyFromAnyViewAfterCheck.
   static Self MoveFromAnyAfterCheck(TVMFFIAny* src) { return CopyFromAnyViewAfterCheck(src); }
+  /// An empty optional for None, the converted T otherwise; nullopt when src does not convert.
   static std::optional<Self> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == TypeIndex::kTVMFFINone) return Self();
     std::optional<T> value = details::ElemTraits<T>::TryCast(src);
     if (!value.has_value()) return std::nullopt;
     return Self(std::move(value));
   }
+  /// What src holds, as T's traits describe it.
   static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
     return details::ElemTraits<T>::MismatchInfo(src);
   }
+  /// `std::optional<T>`.
   static std::string TypeStr() { return "std::optional<" + details::Type2Str<T>::v() + ">"; }
+  /// The type schema, with the schema of T as argument.
   static std::string TypeSchema() { return details::STLTypeSchema<T>("std::optional"); }
 };
 
@@ -587,11 +633,16 @@ struct TypeTraits<std::optional<T>> : public TypeTraitsBase {
 /// that the cell already is exactly, else the first one it converts to.
 template <typename... Vs>
 struct TypeTraits<std::variant<Vs...>> : public TypeTraitsBase {
+  /// The converted type.
   using Self = std::variant<Vs...>;
+  /// Convertible when every alternative is.
   static constexpr bool convert_enabled = (details::stl_elem_convertible_v<Vs> && ...);
+  /// Storable in containers when every alternative is.
   static constexpr bool storage_enabled = (details::container_storage_enabled_v<Vs> && ...);
+  /// Whether a view of some alternative builds a new object.
   static constexpr bool view_allocates = (details::stl_view_allocates_v<Vs> || ...);
 
+  /// Stores a view of the alternative held in result (None when valueless).
   static void CopyToAnyView(const Self& src, TVMFFIAny* result) {
     if (src.valueless_by_exception()) return details::ResetPODCell(result, TypeIndex::kTVMFFINone);
     std::visit(
@@ -600,6 +651,7 @@ struct TypeTraits<std::variant<Vs...>> : public TypeTraitsBase {
         },
         src);
   }
+  /// Stores the alternative held, moved out of src, in result (None when valueless).
   static void MoveToAny(Self src, TVMFFIAny* result) {
     if (src.valueless_by_exception()) return details::ResetPODCell(result, TypeIndex::kTVMFFINone);
     std::visit(
@@ -608,20 +660,27 @@ struct TypeTraits<std::variant<Vs...>> : public TypeTraitsBase {
         },
         std::move(src));
   }
+  /// Whether src is strictly one of the alternatives.
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return (details::ElemTraits<Vs>::CheckStrict(src) || ...);
   }
+  /// The first alternative that src strictly is (src passed the check).
   static Self CopyFromAnyViewAfterCheck(const TVMFFIAny* src) { return *FirstStrict(src); }
+  /// Same as CopyFromAnyViewAfterCheck.
   static Self MoveFromAnyAfterCheck(TVMFFIAny* src) { return *FirstStrict(src); }
+  /// The first alternative src strictly is, else the first it converts to, else nullopt.
   static std::optional<Self> TryCastFromAnyView(const TVMFFIAny* src) {
     std::optional<Self> strict = FirstStrict(src);
     if (strict.has_value()) return strict;
     return FirstConvertible(src);
   }
+  /// The type key of what src holds.
   static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
     return details::STLPlainMismatch(src);
   }
+  /// `std::variant<Vs...>`.
   static std::string TypeStr() { return "std::variant<" + details::STLJoinTypeStr<Vs...>() + ">"; }
+  /// The type schema, with the schemas of Vs as arguments.
   static std::string TypeSchema() { return details::STLTypeSchema<Vs...>("std::variant", ", "); }
 
  private:
@@ -652,25 +711,37 @@ struct TypeTraits<std::variant<Vs...>> : public TypeTraitsBase {
 /// in, wrapped so that calling it calls the Function with converted arguments and result.
 template <typename R, typename... Args>
 struct TypeTraits<std::function<R(Args...)>> : public TypeTraitsBase {
+  /// The converted type.
   using Self = std::function<R(Args...)>;
+  /// Convertible when R (or void) and every argument type can cross the FFI.
   static constexpr bool convert_enabled =
       (std::is_void_v<R> || details::is_param_type_v<std::decay_t<R>>) &&
       (details::is_param_type_v<std::decay_t<Args>> && ...);
+  /// Not storable in containers (a Function is).
   static constexpr bool storage_enabled = false;
+  /// A view builds a new Function.
   static constexpr bool view_allocates = true;
+  /// A field of this type holds a Function.
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIFunction;
 
+  /// Stores a new Function wrapping a copy of src in result (None when empty).
   static void CopyToAnyView(const Self& src, TVMFFIAny* result) { MoveToAny(src, result); }
+  /// Stores a new Function wrapping src in result (None when empty).
   static void MoveToAny(Self src, TVMFFIAny* result) {
     if (!src) return details::ResetPODCell(result, TypeIndex::kTVMFFINone);
     TypeTraits<Function>::MoveToAny(Function::FromTyped(std::move(src)), result);
   }
+  /// Whether src is None or a Function.
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return src->type_index == TypeIndex::kTVMFFINone ||
            src->type_index == TypeIndex::kTVMFFIFunction;
   }
+  /// The wrapped Function of src (empty for None); src passed the check.
   static Self CopyFromAnyViewAfterCheck(const TVMFFIAny* src) { return *TryCastFromAnyView(src); }
+  /// Same as CopyFromAnyViewAfterCheck.
   static Self MoveFromAnyAfterCheck(TVMFFIAny* src) { return *TryCastFromAnyView(src); }
+  /// An empty function for None, a wrapper calling the Function otherwise; nullopt for other
+  /// values.
   static std::optional<Self> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == TypeIndex::kTVMFFINone) return Self();
     std::optional<Function> func = TypeTraits<Function>::TryCastFromAnyView(src);
@@ -680,9 +751,11 @@ struct TypeTraits<std::function<R(Args...)>> : public TypeTraitsBase {
       return typed(std::forward<Args>(args)...);
     });
   }
+  /// What src holds, as Function's traits describe it.
   static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
     return TypeTraits<Function>::GetMismatchTypeInfo(src);
   }
+  /// `std::function<R(Args...)>`.
   static std::string TypeStr() {
     return "std::function<" + details::Type2Str<std::decay_t<R>>::v() + "(" +
            details::STLJoinTypeStr<Args...>() + ")>";
@@ -699,6 +772,7 @@ struct TypeTraits<std::function<R(Args...)>> : public TypeTraitsBase {
 /// tuple-like value or a range.
 template <>
 struct TypeTraits<details::ListTemplate> : public details::STLTypeTrait {
+  /// A field of a list-like type holds an Array.
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIArray;
 
  protected:
@@ -735,6 +809,7 @@ struct TypeTraits<details::ListTemplate> : public details::STLTypeTrait {
 /// one from an ffi.Map cell.
 template <>
 struct TypeTraits<details::MapTemplate> : public details::STLTypeTrait {
+  /// A field of a map-like type holds a Map.
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIMap;
 
  protected:

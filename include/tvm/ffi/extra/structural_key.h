@@ -20,9 +20,12 @@ namespace ffi {
 /// A key value and its structural hash (as int64).
 class StructuralKeyObj : public Object {
  public:
+  /// The key value.
   Any key;
+  /// The structural hash of key.
   int64_t hash_i64{0};
 
+  /// An empty key (None, hash 0), filled by reflection.
   StructuralKeyObj() = default;
   /// Wraps key and computes its structural hash.
   explicit StructuralKeyObj(Any key)
@@ -34,6 +37,7 @@ class StructuralKeyObj : public Object {
 /// Reference to a StructuralKeyObj; compares structurally.
 class StructuralKey : public ObjectRef {
  public:
+  /// A new key of key, hashing it.
   explicit StructuralKey(Any key) : ObjectRef(make_object<StructuralKeyObj>(std::move(key))) {}
 
   /// Same object, or equal hashes and structurally equal keys.
@@ -42,8 +46,10 @@ class StructuralKey : public ObjectRef {
     if (get()->hash_i64 != other->hash_i64) return false;
     return StructuralEqual::Equal(get()->key, other->key);
   }
+  /// Negation of ==.
   bool operator!=(const StructuralKey& other) const { return !(*this == other); }
 
+  /// Copy, move and access members of the reference.
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(StructuralKey, ObjectRef, StructuralKeyObj);
 };
 
@@ -54,6 +60,7 @@ namespace std {
 /// The cached structural hash of a StructuralKey.
 template <>
 struct hash<tvm::ffi::StructuralKey> {
+  /// The structural hash of key's value.
   size_t operator()(const tvm::ffi::StructuralKey& key) const {
     return static_cast<size_t>(static_cast<uint64_t>(key->hash_i64));
   }

@@ -57,7 +57,9 @@ namespace ffi {
 /// Whether a rewrite may modify the value it is given (kAllow: the caller owns every reference
 /// on the path from the root). The values are the Python InplaceMode's.
 enum class InplaceMode : int32_t {
+  /// Rewrites build new values, leaving the input untouched.
   kDisallow = 0,
+  /// Rewrites may change uniquely owned values in place.
   kAllow = 1,
 };
 
@@ -154,10 +156,15 @@ class UnchangedOr {
   TVM_FFI_INLINE UnchangedOr(UnchangedOr<U> other)  // NOLINT(*)
       : data_(AdoptOrConvert(std::move(other))) {}
 
+  /// Copies the result (sharing an object result).
   TVM_FFI_INLINE UnchangedOr(const UnchangedOr&) = default;
+  /// Moves the result.
   TVM_FFI_INLINE UnchangedOr(UnchangedOr&&) noexcept = default;
+  /// Releases the result.
   TVM_FFI_INLINE ~UnchangedOr() = default;
+  /// Copy-assigns the result.
   TVM_FFI_INLINE UnchangedOr& operator=(const UnchangedOr&) = default;
+  /// Move-assigns the result.
   TVM_FFI_INLINE UnchangedOr& operator=(UnchangedOr&&) noexcept = default;
 
   /// Whether this is the Unchanged marker.
@@ -204,11 +211,15 @@ class UnchangedOr {
   }
 
  private:
+  /// Other instantiations adopt this one's result.
   template <typename>
   friend class UnchangedOr;
+  /// Moves results to and from cells unchecked.
   friend struct details::UnchangedOrUnsafe;
+  /// The traits read and build the stored result.
   template <typename, typename>
   friend struct TypeTraits;
+  /// Tag of the unchecked constructor.
   struct UnsafeInit {};
 
   TVM_FFI_INLINE UnchangedOr(UnsafeInit, Any data) noexcept : data_(std::move(data)) {}
@@ -249,6 +260,7 @@ TVM_FFI_COLD_CODE inline Unexpected<Error> SMutateDeclaredTypeError() noexcept {
 }
 }  // namespace details
 
+/// UnchangedOr has its own TypeTraits (below), not the ObjectRef default.
 template <typename T>
 inline constexpr bool use_default_type_traits_v<UnchangedOr<T>> = false;
 
@@ -256,12 +268,15 @@ inline constexpr bool use_default_type_traits_v<UnchangedOr<T>> = false;
 /// hook types below, whose checks read these traits).
 template <typename T>
 struct TypeTraits<UnchangedOr<T>> : public TypeTraitsBase {
+  /// Stores a view of the result (or of the Unchanged marker) in result.
   TVM_FFI_INLINE static void CopyToAnyView(const UnchangedOr<T>& src, TVMFFIAny* result) {
     *result = AnyView(src.data_).CopyToTVMFFIAny();
   }
+  /// Moves the result (or the Unchanged marker) into result.
   TVM_FFI_INLINE static void MoveToAny(UnchangedOr<T> src, TVMFFIAny* result) {
     *result = details::UnchangedOrUnsafe::MoveToTVMFFIAny(std::move(src));
   }
+  /// Whether src is the Unchanged marker or strictly a T (for Any: anything but an Error).
   TVM_FFI_INLINE static bool CheckAnyStrict(const TVMFFIAny* src) {
     if constexpr (std::is_same_v<T, Any>) {
       return src->type_index != TypeIndex::kTVMFFIError;
@@ -269,6 +284,7 @@ struct TypeTraits<UnchangedOr<T>> : public TypeTraitsBase {
       return src->type_index == TypeIndex::kTVMFFIUnchanged || TypeTraits<T>::CheckAnyStrict(src);
     }
   }
+  /// The UnchangedOr of src (which passed the check).
   TVM_FFI_INLINE static UnchangedOr<T> CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     if (src->type_index == TypeIndex::kTVMFFIUnchanged) return Unchanged();
     if constexpr (std::is_same_v<T, Any>) {
@@ -277,17 +293,21 @@ struct TypeTraits<UnchangedOr<T>> : public TypeTraitsBase {
       return UnchangedOr<T>(TypeTraits<T>::CopyFromAnyViewAfterCheck(src));
     }
   }
+  /// Takes the value out of src (which passed the check).
   TVM_FFI_INLINE static UnchangedOr<T> MoveFromAnyAfterCheck(TVMFFIAny* src) {
     return UnchangedOr<T>(typename UnchangedOr<T>::UnsafeInit{},
                           details::AnyUnsafe::MoveTVMFFIAnyToAny(src));
   }
+  /// The UnchangedOr of src when it passes CheckAnyStrict, else nullopt (no conversion).
   TVM_FFI_INLINE static std::optional<UnchangedOr<T>> TryCastFromAnyView(const TVMFFIAny* src) {
     if (!CheckAnyStrict(src)) return std::nullopt;
     return CopyFromAnyViewAfterCheck(src);
   }
+  /// `UnchangedOr<T>`.
   TVM_FFI_INLINE static std::string TypeStr() {
     return "UnchangedOr<" + details::Type2Str<T>::v() + ">";
   }
+  /// The type schema, with the schema of T as argument.
   TVM_FFI_INLINE static std::string TypeSchema() {
     return R"({"type":"UnchangedOr","args":[)" + details::TypeSchemaOf<T>::v() + "]}";
   }
@@ -370,6 +390,7 @@ class StructuralMutatorObj : public Object {
     return std::forward<Callback>(callback)();
   }
 
+  /// Mutators keep state that changes during a traversal.
   static constexpr const bool _type_mutable = true;
   TVM_FFI_DECLARE_OBJECT_INFO("ffi.StructuralMutator", StructuralMutatorObj, Object);
 
@@ -389,12 +410,16 @@ class StructuralMutatorObj : public Object {
   /// Sets the def-region kind for its lifetime, then restores the previous one.
   class DefRegionScope {
    public:
+    /// Sets mutator's def-region kind to kind.
     DefRegionScope(StructuralMutatorObj* mutator, TVMFFIDefRegionKind kind)
         : mutator_(mutator), saved_(mutator->def_region_mode_) {
       mutator_->def_region_mode_ = kind;
     }
+    /// Restores the previous def-region kind.
     ~DefRegionScope() { mutator_->def_region_mode_ = saved_; }
+    /// Not copyable.
     DefRegionScope(const DefRegionScope&) = delete;
+    /// Not copy-assignable.
     DefRegionScope& operator=(const DefRegionScope&) = delete;
 
    private:
@@ -441,12 +466,14 @@ class StructuralMutatorObj : public Object {
   TVM_FFI_COLD_CODE static Error MalformedHookError(AnyView value, AnyView hook) noexcept {
     try {
       return Error("TypeError",
-                   "__s_mutate__ of type `" + value.GetTypeKey() +
+                   "StructuralMutator: __s_mutate__ of type `" + value.GetTypeKey() +
                        "` must be an opaque native hook pointer or an ffi.Function, but got `" +
                        hook.GetTypeKey() + "`",
                    "");
     } catch (...) {
-      return Error("TypeError", "__s_mutate__ must be an opaque pointer or an ffi.Function", "");
+      return Error("TypeError",
+                   "StructuralMutator: __s_mutate__ must be an opaque pointer or an ffi.Function",
+                   "");
     }
   }
 
@@ -503,10 +530,12 @@ class StructuralMutatorObj : public Object {
 /// Reference to a StructuralMutatorObj (not nullable).
 class StructuralMutator : public ObjectRef {
  public:
+  /// A reference to n, which must not be null.
   explicit StructuralMutator(ObjectPtr<StructuralMutatorObj> n) : ObjectRef(std::move(n)) {
-    TVM_FFI_ICHECK(data_ != nullptr) << "StructuralMutator must not be null";
+    TVM_FFI_ICHECK(data_ != nullptr) << "StructuralMutator: must not be null";
   }
 
+  /// Copy, move and access members of the reference.
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(StructuralMutator, ObjectRef, StructuralMutatorObj);
 };
 
@@ -543,7 +572,7 @@ TVM_FFI_COLD_CODE inline Error ReadOnlyFieldError(const TVMFFITypeInfo* info,
                      "` because it does not define a setter",
                  "");
   } catch (...) {
-    return Error("TypeError", "cannot structurally mutate a field without a setter", "");
+    return Error("TypeError", "StructuralMutator: cannot mutate a field without a setter", "");
   }
 }
 
@@ -586,12 +615,13 @@ TVM_FFI_INLINE Expected<Any> ShallowCopyForMutation(AnyView value) noexcept {
   static const reflection::TypeAttrColumn copiers(::tvm::ffi::type_attr::kShallowCopy);
   AnyView copier = copiers[value.type_index()];
   if (copier.type_index() != TypeIndex::kTVMFFIFunction) {
-    return Unexpected(Error("TypeError",
-                            "__ffi_shallow_copy__ must be an ffi.Function (type `" +
-                                value.GetTypeKey() +
-                                "` has none, so its fields cannot be "
-                                "rewritten)",
-                            ""));
+    return Unexpected(
+        Error("TypeError",
+              "StructuralMutator: __ffi_shallow_copy__ must be an ffi.Function (type `" +
+                  value.GetTypeKey() +
+                  "` has none, so its fields cannot be "
+                  "rewritten)",
+              ""));
   }
   Expected<Any> copy = copier.cast<Function>().CallExpected<Any>(value);
   if (copy.is_err()) return copy;
@@ -659,6 +689,8 @@ TVM_FFI_INLINE bool MutateResultHasType(const Any& data) noexcept {
     }                                                                               \
   } while (0)
 
+/// The body of TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN (Checked true) and of its unchecked variant
+/// (Checked false); Result names the temporary holding the Expected.
 #define TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN_IMPL_(Result, Type, Name, ResultExpr, Checked)   \
   auto Result = (ResultExpr); /* NOLINT(bugprone-macro-parentheses) */                     \
   TVM_FFI_S_MUTATE_MAYBE_EARLY_RETURN(Result);                                             \
@@ -716,16 +748,19 @@ class StructuralMapEngineBase : public StructuralMutatorObj {
         *details::AnyUnsafe::TVMFFIAnyPtrFromAny(details::ExpectedUnsafe::GetData(result)), node);
   }
 
+  /// The vtable entry of the var-remap lookup.
   static TVMFFIAny DispatchVarRemapGet(StructuralMutatorObj* mutator, AnyView var) noexcept {
     auto* self = static_cast<StructuralMapEngineBase*>(mutator);
     return details::ExpectedUnsafe::MoveToTVMFFIAny(self->VarRemapGetImpl(var));
   }
+  /// The vtable entry of the var-remap update.
   static TVMFFIAny DispatchVarRemapSet(StructuralMutatorObj* mutator, AnyView var,
                                        AnyView mapped_value) noexcept {
     auto* self = static_cast<StructuralMapEngineBase*>(mutator);
     return details::ExpectedUnsafe::MoveToTVMFFIAny(self->VarRemapSetImpl(var, mapped_value));
   }
 
+  /// The replacement recorded for var, or None; TypeError when var is not an object.
   Expected<Any> VarRemapGetImpl(AnyView var) noexcept {
     const Object* key = var.as<Object>();
     if (TVM_FFI_PREDICT_FALSE(key == nullptr)) return VarRemapKeyTypeError();
@@ -733,6 +768,7 @@ class StructuralMapEngineBase : public StructuralMutatorObj {
     return it == var_remap_.end() ? Any(nullptr) : it->second.value;
   }
 
+  /// Records mapped_value as the replacement of var; TypeError when var is not an object.
   // Only std::bad_alloc can escape: running out of memory ends the process here, as on the
   // other noexcept traversal paths.  NOLINTNEXTLINE(bugprone-exception-escape)
   Expected<void> VarRemapSetImpl(AnyView var, AnyView mapped_value) noexcept {
@@ -744,9 +780,11 @@ class StructuralMapEngineBase : public StructuralMutatorObj {
     return Expected<void>();
   }
 
+  /// The TypeError of a var-remap key that is not an object.
   TVM_FFI_COLD_CODE static Unexpected<Error> VarRemapKeyTypeError() noexcept {
     return Unexpected(Error("TypeError", "Variable-remap key must be an object-backed value", ""));
   }
+  /// The TypeError of a descent that changed the type of a node.
   TVM_FFI_COLD_CODE static Unexpected<Error> DescentTypeError() noexcept {
     return Unexpected(Error("TypeError", "structural mutate: descent changed the node type", ""));
   }
@@ -755,10 +793,13 @@ class StructuralMapEngineBase : public StructuralMutatorObj {
     return DescentTypeError();
   }
 
+  /// The map engine reaches the dispatch helpers.
   template <typename Parent, WalkOrder order, typename... Callbacks>
   friend class StructuralMapEngine;
+  /// The dynamic map engine reaches the dispatch helpers.
   template <typename Parent, WalkOrder order>
   friend class StructuralMapDynEngine;
+  /// The mutate engine reaches the dispatch helpers.
   template <typename Parent, typename... Callbacks>
   friend class StructuralMutateEngine;
   template <typename Parent>
@@ -767,7 +808,9 @@ class StructuralMapEngineBase : public StructuralMutatorObj {
  private:
   /// A var-remap entry: the identity (owned, so its address stays unique) and its replacement.
   struct RemapEntry {
+    /// The remapped variable.
     Any key;
+    /// Its replacement.
     Any value;
   };
   std::unordered_map<const Object*, RemapEntry> var_remap_;

@@ -60,11 +60,16 @@ class VisitInterruptObj : public Object {
   /// The payload handed back to the visit's caller; None for no payload.
   Any value;
 
+  /// An interrupt without a payload (value is None).
   VisitInterruptObj() = default;
+  /// An interrupt carrying value.
   explicit VisitInterruptObj(Any value) : value(std::move(value)) {}
 
+  /// The static type index of ffi.VisitInterrupt.
   static constexpr const int32_t _type_index = TypeIndex::kTVMFFIVisitInterrupt;
+  /// No subclasses.
   static const constexpr bool _type_final = true;
+  /// Registers the static type ffi.VisitInterrupt.
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIVisitInterrupt, VisitInterruptObj,
                                      Object);
 };
@@ -78,6 +83,7 @@ class VisitInterrupt : public ObjectRef {
   explicit VisitInterrupt(Any value)
       : ObjectRef(make_object<VisitInterruptObj>(std::move(value))) {}
 
+  /// Copy, move and access members of the reference.
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(VisitInterrupt, ObjectRef, VisitInterruptObj);
 };
 
@@ -105,7 +111,7 @@ TVM_FFI_INLINE bool StructuralStackExhausted() noexcept {
 
 /// The RecursionError of a structural descent that ran out of stack.
 TVM_FFI_COLD_CODE inline Error StructuralRecursionError(const char* what) noexcept {
-  return Error("RecursionError", std::string("maximum nesting depth exceeded while ") + what, "");
+  return Error("RecursionError", std::string("maximum recursion depth exceeded while ") + what, "");
 }
 }  // namespace details
 
@@ -169,6 +175,7 @@ class StructuralVisitorObj : public Object {
         DefaultVisitRaw(value));
   }
 
+  /// Visitors keep state that changes during a traversal.
   static constexpr const bool _type_mutable = true;
   TVM_FFI_DECLARE_OBJECT_INFO("ffi.StructuralVisitor", StructuralVisitorObj, Object);
 
@@ -188,12 +195,16 @@ class StructuralVisitorObj : public Object {
   /// Sets the def-region kind for its lifetime, then restores the previous one.
   class DefRegionScope {
    public:
+    /// Sets visitor's def-region kind to kind.
     DefRegionScope(StructuralVisitorObj* visitor, TVMFFIDefRegionKind kind)
         : visitor_(visitor), saved_(visitor->def_region_mode_) {
       visitor_->def_region_mode_ = kind;
     }
+    /// Restores the previous def-region kind.
     ~DefRegionScope() { visitor_->def_region_mode_ = saved_; }
+    /// Not copyable.
     DefRegionScope(const DefRegionScope&) = delete;
+    /// Not copy-assignable.
     DefRegionScope& operator=(const DefRegionScope&) = delete;
 
    private:
@@ -231,12 +242,14 @@ class StructuralVisitorObj : public Object {
   TVM_FFI_COLD_CODE static Error MalformedHookError(AnyView value, AnyView hook) noexcept {
     try {
       return Error("TypeError",
-                   "__s_visit__ of type `" + value.GetTypeKey() +
+                   "StructuralVisitor: __s_visit__ of type `" + value.GetTypeKey() +
                        "` must be an opaque native hook pointer or an ffi.Function, but got `" +
                        hook.GetTypeKey() + "`",
                    "");
     } catch (...) {
-      return Error("TypeError", "__s_visit__ must be an opaque pointer or an ffi.Function", "");
+      return Error("TypeError",
+                   "StructuralVisitor: __s_visit__ must be an opaque pointer or an ffi.Function",
+                   "");
     }
   }
 };
@@ -244,10 +257,12 @@ class StructuralVisitorObj : public Object {
 /// Reference to a StructuralVisitorObj (not nullable).
 class StructuralVisitor : public ObjectRef {
  public:
+  /// A reference to n, which must not be null.
   explicit StructuralVisitor(ObjectPtr<StructuralVisitorObj> n) : ObjectRef(std::move(n)) {
-    TVM_FFI_ICHECK(data_ != nullptr) << "StructuralVisitor must not be null";
+    TVM_FFI_ICHECK(data_ != nullptr) << "StructuralVisitor: must not be null";
   }
 
+  /// Copy, move and access members of the reference.
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(StructuralVisitor, ObjectRef, StructuralVisitorObj);
 };
 
@@ -346,10 +361,15 @@ class WalkResult : public Variant<VisitInterrupt, int32_t> {
   /// The storage type.
   using Storage = Variant<VisitInterrupt, int32_t>;
 
+  /// Releases the stored value.
   TVM_FFI_INLINE ~WalkResult() = default;
+  /// Copies the result.
   TVM_FFI_INLINE WalkResult(const WalkResult&) = default;
+  /// Moves the result.
   TVM_FFI_INLINE WalkResult(WalkResult&&) noexcept = default;
+  /// Copy-assigns the result.
   TVM_FFI_INLINE WalkResult& operator=(const WalkResult&) = default;
+  /// Move-assigns the result.
   TVM_FFI_INLINE WalkResult& operator=(WalkResult&&) noexcept = default;
 
   /// Go on, into this value's children.
@@ -362,43 +382,53 @@ class WalkResult : public Variant<VisitInterrupt, int32_t> {
   }
 
  private:
+  /// The traits build results from converted storage.
   friend struct TypeTraits<WalkResult>;
 
   TVM_FFI_INLINE explicit WalkResult(int32_t tag) : Storage(tag) {}
   TVM_FFI_INLINE explicit WalkResult(Storage storage) : Storage(std::move(storage)) {}
 };
 
+/// WalkResult has its own TypeTraits (below), not the ObjectRef default.
 template <>
 inline constexpr bool use_default_type_traits_v<WalkResult> = false;
 
 /// WalkResult converts like its Variant storage, and from None (as Advance).
 template <>
 struct TypeTraits<WalkResult> : public TypeTraits<WalkResult::Storage> {
+  /// The traits of the storage.
   using Base = TypeTraits<WalkResult::Storage>;
 
+  /// Whether src is None or strictly the storage type.
   TVM_FFI_INLINE static bool CheckAnyStrict(const TVMFFIAny* src) {
     return src->type_index == TypeIndex::kTVMFFINone || Base::CheckAnyStrict(src);
   }
+  /// Advance for None, else the result stored in src (which passed the check).
   TVM_FFI_INLINE static WalkResult CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     if (src->type_index == TypeIndex::kTVMFFINone) return WalkResult::Advance();
     return WalkResult(Base::CopyFromAnyViewAfterCheck(src));
   }
+  /// Advance for None, else the result moved out of src (which passed the check).
   TVM_FFI_INLINE static WalkResult MoveFromAnyAfterCheck(TVMFFIAny* src) {
     if (src->type_index == TypeIndex::kTVMFFINone) return WalkResult::Advance();
     return WalkResult(Base::MoveFromAnyAfterCheck(src));
   }
+  /// Advance for None, else the storage converted from src; nullopt when it does not convert.
   TVM_FFI_INLINE static std::optional<WalkResult> TryCastFromAnyView(const TVMFFIAny* src) {
     if (src->type_index == TypeIndex::kTVMFFINone) return WalkResult::Advance();
     std::optional<WalkResult::Storage> storage = Base::TryCastFromAnyView(src);
     if (!storage.has_value()) return std::nullopt;
     return WalkResult(*std::move(storage));
   }
+  /// `WalkResult`.
   TVM_FFI_INLINE static std::string TypeStr() { return "WalkResult"; }
 };
 
 /// Whether a walk callback runs before or after the value's children are walked.
 enum class WalkOrder : int32_t {
+  /// Before the children.
   kPreOrder = 0,
+  /// After the children.
   kPostOrder = 1,
 };
 
@@ -457,7 +487,8 @@ TVM_FFI_COLD_CODE inline Expected<T> StructuralCallbackError() noexcept {
   } catch (const std::exception& error) {
     return Unexpected(Error("InternalError", error.what(), ""));
   } catch (...) {
-    return Unexpected(Error("InternalError", "unknown exception in a structural callback", ""));
+    return Unexpected(Error("InternalError",
+                            "StructuralVisitor: unknown exception in a structural callback", ""));
   }
 }
 

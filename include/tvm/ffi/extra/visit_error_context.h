@@ -40,8 +40,9 @@ class VisitErrorContextObj : public Object {
 /// Reference to a VisitErrorContextObj (not nullable).
 class VisitErrorContext : public ObjectRef {
  public:
+  /// A reference to ptr, which must not be null.
   explicit VisitErrorContext(ObjectPtr<VisitErrorContextObj> ptr) : ObjectRef(std::move(ptr)) {
-    TVM_FFI_ICHECK(data_ != nullptr) << "VisitErrorContext must not be null";
+    TVM_FFI_ICHECK(data_ != nullptr) << "VisitErrorContext: must not be null";
   }
 
   /// The VisitErrorContext err carries in its extra_context; nullopt when it carries none.

@@ -45,11 +45,14 @@ class AccessStep;
 /// One step of an access path: a kind and a key.
 class AccessStepObj : public Object {
  public:
+  /// What the step does (attribute, array or map access, or a missing item).
   AccessKind kind;
   /// The attribute name (String), array index (int) or map key.
   Any key;
 
+  /// An empty step, filled by reflection.
   AccessStepObj() = default;
+  /// A step of kind with key.
   AccessStepObj(AccessKind kind, Any key) : kind(kind), key(std::move(key)) {}
 
   /// Whether other has the same kind and an equal key.
@@ -62,6 +65,7 @@ class AccessStepObj : public Object {
 /// Reference to an AccessStepObj, with factories for each kind.
 class AccessStep : public ObjectRef {
  public:
+  /// A new step of kind with key.
   AccessStep(AccessKind kind, Any key)
       : ObjectRef(make_object<AccessStepObj>(kind, std::move(key))) {}
 
@@ -105,7 +109,9 @@ class AccessPathObj : public Object {
   /// The number of steps from the root (0 for the root).
   int32_t depth = 0;
 
+  /// The root path, filled by reflection.
   AccessPathObj() = default;
+  /// The path parent followed by step, depth steps from the root.
   AccessPathObj(Optional<ObjectRef> parent, Optional<AccessStep> step, int32_t depth)
       : parent(std::move(parent)), step(std::move(step)), depth(depth) {}
 

@@ -66,7 +66,7 @@ inline const TVMFFIMethodInfo* GetMethodInfo(std::string_view type_key,
     const TVMFFIByteArray& name = info->methods[i].name;
     if (std::string_view(name.data, name.size) == method_name) return info->methods + i;
   }
-  TVM_FFI_THROW(RuntimeError) << "Cannot find method `" << method_name << "` in " << type_key;
+  TVM_FFI_THROW(RuntimeError) << "Cannot find method " << method_name << " in " << type_key;
   TVM_FFI_UNREACHABLE();
 }
 
@@ -134,7 +134,9 @@ inline void SetFieldToDefault(const TVMFFIFieldInfo* field, void* field_addr) {
 /// Reads one reflected field of objects.
 class FieldGetter {
  public:
+  /// A getter of field.
   explicit FieldGetter(const TVMFFIFieldInfo* field) : field_(field) {}
+  /// A getter of the field field_name of type type_key (RuntimeError when there is none).
   FieldGetter(std::string_view type_key, std::string_view field_name)
       : FieldGetter(GetFieldInfo(type_key, field_name)) {}
   /// The value of the field of obj (an owning copy).
@@ -144,7 +146,9 @@ class FieldGetter {
     TVM_FFI_CHECK_SAFE_CALL(field_->getter(FieldAddress(obj, field_), &result));
     return ffi::details::AnyUnsafe::MoveTVMFFIAnyToAny(&result);
   }
+  /// The value of the field of obj (an owning copy).
   Any operator()(const ObjectPtr<Object>& obj) const { return (*this)(obj.get()); }
+  /// The value of the field of obj (an owning copy).
   Any operator()(const ObjectRef& obj) const { return (*this)(obj.get()); }
 
  private:
@@ -154,13 +158,18 @@ class FieldGetter {
 /// Writes one reflected field of objects (TypeError when the value does not convert).
 class FieldSetter {
  public:
+  /// A setter of field.
   explicit FieldSetter(const TVMFFIFieldInfo* field) : field_(field) {}
+  /// A setter of the field field_name of type type_key (RuntimeError when there is none).
   FieldSetter(std::string_view type_key, std::string_view field_name)
       : FieldSetter(GetFieldInfo(type_key, field_name)) {}
+  /// Sets the field of obj to value.
   void operator()(const Object* obj, AnyView value) const {
     CallFieldSetter(field_, FieldAddress(obj, field_), value);
   }
+  /// Sets the field of obj to value.
   void operator()(const ObjectPtr<Object>& obj, AnyView value) const { (*this)(obj.get(), value); }
+  /// Sets the field of obj to value.
   void operator()(const ObjectRef& obj, AnyView value) const { (*this)(obj.get(), value); }
 
  private:
@@ -173,6 +182,7 @@ struct AttrKey;
 /// A type attribute column; rows of types without a value read as None.
 class TypeAttrColumn {
  public:
+  /// The column attr_name; RuntimeError when no such column exists.
   explicit TypeAttrColumn(std::string_view attr_name) {
     TVMFFIByteArray name{attr_name.data(), attr_name.size()};
     column_ = TVMFFIGetTypeAttrColumn(&name);
@@ -202,6 +212,7 @@ inline constexpr TVMFFIByteArray AsByteArray(const char* s) {
 /// A typed name of a type attribute column, e.g. `AttrKey<Function>{"__ffi_repr__"}`.
 template <typename T>
 struct AttrKey {
+  /// The type of the values of the column.
   using ValueType = T;
   /// The column name; a string literal (the key only borrows it).
   const char* name;

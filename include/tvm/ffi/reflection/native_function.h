@@ -31,8 +31,10 @@ namespace tvm {
 namespace ffi {
 namespace reflection {
 
+/// A borrowed typed hook of Signature; defined for function types R(Args...) only (below).
 template <typename Signature>
 class NativeFunctionView;
+/// An owning typed hook of Signature; defined for function types R(Args...) only (below).
 template <typename Signature>
 class NativeFunction;
 
@@ -213,57 +215,79 @@ inline constexpr bool use_default_type_traits_v<reflection::NativeFunction<Signa
 /// A hook travels as a non-null opaque pointer (native adapter) or as an ffi.Function.
 template <typename Signature>
 struct TypeTraits<reflection::NativeFunctionView<Signature>> : public TypeTraitsBase {
+  /// The converted type.
   using View = reflection::NativeFunctionView<Signature>;
+  /// A field of this type holds any value (an opaque pointer or a Function).
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIAny;
 
+  /// Stores the view's pointer or Function in result, borrowed.
   static void CopyToAnyView(const View& src, TVMFFIAny* result) { *result = src.data_; }
+  /// Stores an owning copy of the view's pointer or Function in result.
   static void MoveToAny(View src, TVMFFIAny* result) {
     *result = details::AnyUnsafe::MoveAnyToTVMFFIAny(Any(AnyView::CopyFromTVMFFIAny(src.data_)));
   }
+  /// Whether src is a non-null opaque pointer or a Function.
   static bool CheckAnyStrict(const TVMFFIAny* src) {
     return (src->type_index == TypeIndex::kTVMFFIOpaquePtr && src->v_ptr != nullptr) ||
            src->type_index == TypeIndex::kTVMFFIFunction;
   }
+  /// A view of the hook in src (which passed the check), valid while src lives.
   static View CopyFromAnyViewAfterCheck(const TVMFFIAny* src) { return View(UnsafeInit{}, *src); }
+  /// Same as CopyFromAnyViewAfterCheck (the view does not own the hook).
   static View MoveFromAnyAfterCheck(TVMFFIAny* src) { return CopyFromAnyViewAfterCheck(src); }
+  /// A view of the hook in src, or nullopt when src is not one (no conversion).
   static std::optional<View> TryCastFromAnyView(const TVMFFIAny* src) {
     if (!CheckAnyStrict(src)) return std::nullopt;
     return CopyFromAnyViewAfterCheck(src);
   }
+  /// `Variant<void*, <signature>>`: how the hook's type reads in messages.
   static std::string TypeStr() {
     return "Variant<" + TypeTraits<void*>::TypeStr() + ", " +
            TypeTraits<TypedFunction<Signature>>::TypeStr() + ">";
   }
+  /// The type schema of that Variant.
   static std::string TypeSchema() {
     return "{\"type\":\"Variant\",\"args\":[" + TypeTraits<void*>::TypeSchema() + "," +
            TypeTraits<TypedFunction<Signature>>::TypeSchema() + "]}";
   }
 };
 
+/// An owning hook converts like NativeFunctionView, holding a reference to the Function.
 template <typename Signature>
 struct TypeTraits<reflection::NativeFunction<Signature>> : public TypeTraitsBase {
+  /// The converted type.
   using Owner = reflection::NativeFunction<Signature>;
+  /// The traits of the borrowed form.
   using ViewTraits = TypeTraits<typename Owner::View>;
+  /// A field of this type holds any value (an opaque pointer or a Function).
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIAny;
 
+  /// Stores a borrowed view of the hook in result.
   static void CopyToAnyView(const Owner& src, TVMFFIAny* result) {
     *result = AnyView(src.data_).CopyToTVMFFIAny();
   }
+  /// Moves the hook into result.
   static void MoveToAny(Owner src, TVMFFIAny* result) {
     *result = details::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(src.data_));
   }
+  /// Whether src is a non-null opaque pointer or a Function.
   static bool CheckAnyStrict(const TVMFFIAny* src) { return ViewTraits::CheckAnyStrict(src); }
+  /// The hook in src (which passed the check), sharing a Function.
   static Owner CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     return Owner(UnsafeInit{}, Any(AnyView::CopyFromTVMFFIAny(*src)));
   }
+  /// Takes the hook out of src (which passed the check).
   static Owner MoveFromAnyAfterCheck(TVMFFIAny* src) {
     return Owner(UnsafeInit{}, details::AnyUnsafe::MoveTVMFFIAnyToAny(src));
   }
+  /// The hook in src, or nullopt when src is not one (no conversion).
   static std::optional<Owner> TryCastFromAnyView(const TVMFFIAny* src) {
     if (!CheckAnyStrict(src)) return std::nullopt;
     return CopyFromAnyViewAfterCheck(src);
   }
+  /// Same as NativeFunctionView's.
   static std::string TypeStr() { return ViewTraits::TypeStr(); }
+  /// Same as NativeFunctionView's.
   static std::string TypeSchema() { return ViewTraits::TypeSchema(); }
 };
 

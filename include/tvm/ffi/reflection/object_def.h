@@ -180,6 +180,7 @@ TVM_FFI_NO_INLINE inline void FinishMethodInfo(int32_t type_index, MethodInfoBui
 template <typename Class>
 class ObjectDef : public ReflectionDefBase {
  public:
+  /// Registers the type metadata of Class; extra may be its doc string and init(false).
   template <typename... Extra>
   explicit ObjectDef(Extra&&... extra)
       : type_index_(Class::_GetOrAllocRuntimeTypeIndex()), type_key_(Class::_type_key) {

@@ -175,6 +175,7 @@ class OverloadObjectDef {
   /// The plain definition helper the overload-aware one builds on.
   using Super = ObjectDef<Class>;
 
+  /// Starts the definitions of Class; extra are the type-level traits, as ObjectDef takes them.
   template <typename... Extra>
   explicit OverloadObjectDef(Extra&&... extra)
       : def_(std::forward<Extra>(extra)...),
@@ -231,8 +232,11 @@ class OverloadObjectDef {
  private:
   /// The definitions of one name, their dispatcher and the qualified name `<type_key>.<name>`.
   struct Entry {
+    /// The definitions, in order.
     std::shared_ptr<ffi::details::OverloadSet> set;
+    /// The dispatcher registered under the name.
     Function func;
+    /// `<type_key>.<name>`.
     std::string qualified;
   };
 
@@ -322,11 +326,16 @@ class OverloadGlobalDef : public ReflectionDefBase {
  private:
   /// The definitions of one name, their dispatcher, and what its metadata is made of.
   struct Entry {
+    /// The definitions, in order.
     std::shared_ptr<ffi::details::OverloadSet> set;
+    /// The dispatcher registered as the global function.
     Function func;
+    /// The metadata of the first definition.
     _MetadataType first_metadata;
-    std::vector<std::string> definitions;  // metadata JSON of each definition
-    std::string doc;                       // each definition's doc, once
+    /// The metadata JSON of each definition.
+    std::vector<std::string> definitions;
+    /// The docs of the definitions, each once.
+    std::string doc;
   };
 
   /// (Re-)registers the global `name` with the metadata of every definition so far.

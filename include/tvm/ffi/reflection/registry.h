@@ -27,6 +27,7 @@ namespace reflection {
 /// string): `def_ro("x", &Obj::x, Metadata{{"unit", "cm"}})`.
 class Metadata : public InfoTrait {
  public:
+  /// The (key, value) entries, in order.
   Metadata(std::initializer_list<std::pair<String, Any>> entries) : entries_(entries) {}
   /// Appends the entries to a field's metadata.
   void Apply(FieldInfoBuilder* info) const { Append(&info->metadata_); }

@@ -29,8 +29,11 @@ namespace ffi {
 
 /// Grid or block extent of a kernel launch; unset dimensions are 1 (like CUDA's own dim3).
 struct dim3 {
+  /// Extent along x.
   unsigned int x;
+  /// Extent along y.
   unsigned int y;
+  /// Extent along z.
   unsigned int z;
 
   /// (1, 1, 1).
