@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # check_abi3.sh: builds the cp312-abi3 wheel with the oldest Python of TVM_FFI_ABI3_PYTHONS
-# (versions.sh) found, checks it with abi3audit, then runs the Python tests with that one wheel
-# on each of them found (python3.N on PATH or under pyenv). Each one missing is reported as a
-# SKIPPED line; without any it stops there, successfully.
+# (versions.sh) found, checks it with abi3audit, then runs the per-version tier of the Python
+# tests (tests/python/version_tier.txt) with that one wheel on each of them found (python3.N on
+# PATH or under pyenv). Each one missing is reported as a SKIPPED line; without any it stops
+# there, successfully.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 

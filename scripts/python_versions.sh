@@ -56,28 +56,28 @@ make_venv() {
   "${dir}/bin/python" -m pip install -q "$@"
 }
 
-# Left out of the per-version runs:
-# - tests that compile C++ (marker `compiles`): what they build does not depend on the Python
-#   version, and the main test run has them;
-# - Apache's reference wheels are CPython 3.11 builds: their Python package runs only there;
-# - the docs layout test checks the built docs, which do not depend on the Python version.
-PER_VERSION_SELECTION=(
-  -m "not compiles"
-  --deselect tests/python/test_docs_layout.py
-  --deselect tests/python/test_pickle_compat.py
-  --deselect tests/python/test_module_surface.py
-  --deselect tests/python/test_structural_mutate_parity.py
-  --deselect tests/python/test_type_metadata_parity.py::test_registry_matches_the_reference
-)
+# version_tier_entries: the entries of tests/python/version_tier.txt (the tests the per-version
+# runs take: a smoke part and the tests whose outcome can change with the Python version), one a
+# line, relative to tests/python, without their comments.
+version_tier_entries() {
+  sed -e 's/#.*//' -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' -e '/^$/d' \
+    "$(dirname "${BASH_SOURCE[0]}")/../tests/python/version_tier.txt"
+}
 
-# run_suite_with_wheel PYTHON WORK WHEEL: installs WHEEL in a venv under WORK and runs the
-# Python tests from outside the checkout, so that the installed wheel is what gets imported.
+# run_suite_with_wheel PYTHON WORK WHEEL: installs WHEEL in a venv under WORK and runs the tests
+# of the per-version tier (version_tier_entries) from outside the checkout, so that the installed
+# wheel is what gets imported. Tests of those files that compile C++ (marker `compiles`) run in
+# the main test run only: what they build does not depend on the Python version.
 run_suite_with_wheel() {
-  local python="$1" work="$2" wheel="$3" version
+  local python="$1" work="$2" wheel="$3" version tests=() entry
   version="$("${python}" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
-  echo "tests on Python ${version} with ${wheel##*/}"
+  while IFS= read -r entry; do
+    tests+=("${PWD}/tests/python/${entry}")
+  done < <(version_tier_entries)
+  echo "tests on Python ${version} with ${wheel##*/}:" \
+    "the ${#tests[@]} entries of tests/python/version_tier.txt"
   make_venv "${python}" "${work}/venv-${version}" pytest pytest-xdist hypothesis \
     "${TVM_FFI_NUMPY_REQUIREMENT}" ml_dtypes "${wheel}"
   (cd "${work}" && "venv-${version}/bin/python" -m pytest -q -p no:cacheprovider \
-    -n "${JOBS:-2}" "${PER_VERSION_SELECTION[@]}" "${OLDPWD}/tests/python")
+    -n "${JOBS:-2}" -m "not compiles" "${tests[@]}")
 }

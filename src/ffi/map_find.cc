@@ -41,9 +41,7 @@ using namespace tvm::ffi;  // NOLINT(build/namespaces)
 
 extern "C" {
 
-int64_t TVMFFIMapSize(TVMFFIObjectHandle map) {
-  return static_cast<int64_t>(MapOf(map)->size());
-}
+int64_t TVMFFIMapSize(TVMFFIObjectHandle map) { return static_cast<int64_t>(MapOf(map)->size()); }
 
 int TVMFFIMapFindStr(TVMFFIObjectHandle map, const char* data, size_t size,
                      const TVMFFIAny** out_value) {

@@ -45,13 +45,13 @@ class CMapApiLayouts : public ::testing::TestWithParam<int> {};
 TEST_P(CMapApiLayouts, StringKeysAreFoundByTheirBytes) {
   const int count = GetParam();
   Map<String, int64_t> map;
-  for (int i = 0; i < count; ++i) map.Set(String(KeyText(i)), i * 10);
+  for (int i = 0; i < count; ++i) map.Set(String(KeyText(i)), int64_t{i} * 10);
   EXPECT_EQ(TVMFFIMapSize(HandleOf(map)), count);
   for (int i = 0; i < count; ++i) {
     const TVMFFIAny* found = FindStr(map, KeyText(i));
     ASSERT_NE(found, nullptr) << KeyText(i);
     EXPECT_EQ(found->type_index, tvm::ffi::TypeIndex::kTVMFFIInt);
-    EXPECT_EQ(found->v_int64, i * 10);
+    EXPECT_EQ(found->v_int64, int64_t{i} * 10);
   }
   EXPECT_EQ(FindStr(map, "absent"), nullptr);
   EXPECT_EQ(FindStr(map, "a longer key number"), nullptr);

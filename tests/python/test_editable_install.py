@@ -71,4 +71,3 @@ def test_built_files_are_found_in_site_packages(editable: dict[str, str]) -> Non
     assert Path(editable["cython"]) == Path(editable["core"])
     assert Path(editable["cmake"]) == site / "share" / "cmake" / "tvm_ffi"
     assert (Path(editable["include"]) / "tvm" / "ffi" / "c_api.h").is_file()
-

@@ -12,7 +12,7 @@ cdef extern from "tvm_ffi_python_map_build.h":
     void TVMFFIPySetPlainCell(PyObject* value, TVMFFIAny* cell, int* out_done) noexcept
     int TVMFFIPyDictPlainCells(object entries, Py_ssize_t* position, TVMFFIAny* cells,
                                Py_ssize_t num_cells, Py_ssize_t* count, PyObject** out_key,
-                               PyObject** out_value) noexcept
+                               PyObject** out_value) except -1
 
 cdef extern from "tvm/ffi/extra/c_map_api.h":
     int TVMFFIMapFromPairs(int32_t type_index, const TVMFFIAny* cells, int64_t num_pairs,
@@ -153,8 +153,6 @@ cdef int convert_dict_entries(dict entries, Py_ssize_t num_cells, TVMFFIAny* cel
                                         &value)
         if status == 0:
             break
-        if status < 0:
-            raise RuntimeError("dictionary changed size during iteration")
         # convert_arg may run Python code that changes the dict: hold both while converting.
         held_key = <object>key
         held_value = <object>value

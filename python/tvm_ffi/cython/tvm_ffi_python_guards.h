@@ -17,7 +17,7 @@
 /* ---- Interpreter exit -------------------------------------------------------------------
    A thread that waits for the GIL once finalization has begun is ended by CPython with a forced
    unwind, which std::terminate()s on the native frames below it. So native code enters Python
-   only through TVMFFIPyEnterFromNative: once the exit hook (atexit) has raised the flag, no new
+   only through TVMFFIPyTryEnterFromNative: once the exit hook (atexit) has raised the flag, no new
    entry is made; and the hook waits, without the GIL, until the entries already made are done.
    The counter is raised before the flag is read and the hook raises the flag before reading the
    counter (both sequentially consistent), so one of the two always sees the other. */
@@ -26,7 +26,7 @@ static int32_t tvm_ffi_py_native_entries = 0;
 
 /* 1 when the caller may take the GIL and run Python (it must then call TVMFFIPyLeaveFromNative),
    0 when the interpreter is exiting. */
-static inline int TVMFFIPyEnterFromNative(void) {
+static inline int TVMFFIPyTryEnterFromNative(void) {
   __atomic_fetch_add(&tvm_ffi_py_native_entries, 1, __ATOMIC_SEQ_CST);
   if (__atomic_load_n(&tvm_ffi_py_exiting, __ATOMIC_SEQ_CST) == 0) return 1;
   __atomic_fetch_sub(&tvm_ffi_py_native_entries, 1, __ATOMIC_SEQ_CST);
@@ -98,7 +98,7 @@ static inline int TVMFFIPyCallbackFromNative(TVMFFIPyCallbackBody body, TVMFFIPy
                                  "native code nest deeper than the native stack allows");
     return -1;
   }
-  if (!TVMFFIPyEnterFromNative()) {
+  if (!TVMFFIPyTryEnterFromNative()) {
     TVMFFIErrorSetRaisedFromCStr("RuntimeError",
                                  "TVMFFIPyCallbackFromNative(): cannot call a Python "
                                  "function; the interpreter is exiting");
@@ -114,7 +114,7 @@ static inline int TVMFFIPyCallbackFromNative(TVMFFIPyCallbackBody body, TVMFFIPy
 /* The deleter of a Python object owned by native code; once the interpreter is exiting the
    reference is left behind (the interpreter frees everything anyway). */
 static inline void TVMFFIPyDecRefFromNative(void* obj) {
-  if (!TVMFFIPyEnterFromNative()) return;
+  if (!TVMFFIPyTryEnterFromNative()) return;
   PyGILState_STATE state = PyGILState_Ensure();
   Py_DECREF((PyObject*)obj);
   PyGILState_Release(state);

@@ -9,12 +9,18 @@
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/extra/c_env_api.h>
 
-/* The return convention of the helpers in these headers: a helper that can fail returns 0 on
- * success and -1 with a Python exception set (declared `except -1` in Cython). A helper whose
- * job may not apply to its input says so through an out-flag, never through its return value.
- * Predicates (TVMFFIPyIs...) return 1 or 0 and cannot fail. The exceptions are the safe calls
- * native code makes into Python (TVMFFIPyCallbackFromNative), which follow the C ABI: 0, or -1
- * with the FFI error raised. */
+/* The return convention of the int helpers in these headers (test_c_helper_convention.py): the
+ * sign is the status. -1 is a failure with a Python exception set (declared `except -1` in
+ * Cython); anything else is success. A helper returns 0 on success, except:
+ * - predicates (TVMFFIPyIs..., TVMFFIPyMayBe...), which return 1 or 0 and cannot fail;
+ * - TVMFFIPyTry... helpers, whose job may not apply to their input: 1 when they did it, 0 when
+ *   it did not apply (nothing written), -1 when they failed;
+ * - helpers with named outcomes (TVMFFIPyBorrowCallArgument's kTVMFFIPyBorrow..., and
+ *   TVMFFIPyShapeProblem and TVMFFIPyDictPlainCells, which document theirs), never negative
+ *   but for a failure.
+ * Elsewhere, a helper whose job may not apply says so through an out-flag. The safe calls native
+ * code makes into Python (TVMFFIPyCallbackFromNative) follow the C ABI instead: 0, or -1 with the
+ * FFI error raised. */
 
 /* Turns the FFI error raised on this thread into the pending Python exception and returns -1.
  * The Cython core installs it at import: it knows the exception class of each error kind. */

@@ -72,8 +72,8 @@ static inline void TVMFFIPySetPlainCell(PyObject* value, TVMFFIAny* cell, int* o
 /* Writes the cells of the entries of dict from *position on (PyDict_Next's position), at
  * cells[*count] and after, while both key and value are plain. Returns 0 at the end of the
  * dict; 1 at an entry that is not plain, whose key and value (borrowed) go to *out_key and
- * *out_value, with its two cells left for the caller; -1 when the dict holds more entries than
- * num_cells has room for (it changed size). */
+ * *out_value, with its two cells left for the caller; -1 with a RuntimeError set when the dict
+ * holds more entries than num_cells has room for (it changed size). */
 static inline int TVMFFIPyDictPlainCells(PyObject* dict, Py_ssize_t* position, TVMFFIAny* cells,
                                          Py_ssize_t num_cells, Py_ssize_t* count,
                                          PyObject** out_key, PyObject** out_value) {
@@ -82,7 +82,10 @@ static inline int TVMFFIPyDictPlainCells(PyObject* dict, Py_ssize_t* position, T
   while (PyDict_Next(dict, position, &key, &value)) {
     int key_done;
     int value_done;
-    if (*count + 2 > num_cells) return -1;
+    if (*count + 2 > num_cells) {
+      PyErr_SetString(PyExc_RuntimeError, "dictionary changed size during iteration");
+      return -1;
+    }
     TVMFFIPySetPlainCell(key, &cells[*count], &key_done);
     TVMFFIPySetPlainCell(value, &cells[*count + 1], &value_done);
     if (!key_done || !value_done) {

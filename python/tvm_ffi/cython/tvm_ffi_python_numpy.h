@@ -12,7 +12,7 @@
 #include "tvm_ffi_python_tensor.h"
 
 /* The DLPack type of a native-order buffer format such as "f", "<q", "?" or "Zd". */
-static inline int TVMFFIPyBufferDataType(const Py_buffer* buffer, DLDataType* out) {
+static inline int TVMFFIPyTryBufferDataType(const Py_buffer* buffer, DLDataType* out) {
   const char* format = buffer->format;
   uint8_t code;
   if (format == NULL || buffer->itemsize <= 0 || buffer->itemsize > 32) return 0;
@@ -86,7 +86,7 @@ static inline int TVMFFIPyTensorFromBuffer(PyObject* obj, TVMFFIObjectHandle* ou
     return 0;
   }
   int ret = 0;
-  if (buffer.ndim >= 0 && TVMFFIPyBufferDataType(&buffer, &dtype)) {
+  if (buffer.ndim >= 0 && TVMFFIPyTryBufferDataType(&buffer, &dtype)) {
     ret = TVMFFIPyTensorFromCPUMemory(obj, buffer.buf, buffer.ndim, buffer.shape, buffer.strides,
                                       dtype, buffer.itemsize, buffer.readonly, out, out_status);
   }
@@ -127,7 +127,7 @@ typedef struct {
 } TVMFFIPyNumpyDescrHead;
 
 /* The DLPack type of a native-order NumPy type number (NPY_BOOL .. NPY_HALF); 0 if none. */
-static inline int TVMFFIPyNumpyDataType(const TVMFFIPyNumpyDescrHead* descr, DLDataType* out) {
+static inline int TVMFFIPyTryNumpyDataType(const TVMFFIPyNumpyDescrHead* descr, DLDataType* out) {
   static const uint8_t kCodes[] = {kDLBool,  kDLInt, kDLUInt,    kDLInt,    kDLUInt, kDLInt,
                                    kDLUInt,  kDLInt, kDLUInt,    kDLInt,    kDLUInt, kDLFloat,
                                    kDLFloat, 0,      kDLComplex, kDLComplex};
@@ -151,7 +151,7 @@ static inline int TVMFFIPyTensorFromNumpyFields(PyObject* obj, TVMFFIObjectHandl
                                                 int* out_status) {
   const TVMFFIPyNumpyArrayHead* array = (const TVMFFIPyNumpyArrayHead*)obj;
   DLDataType dtype;
-  if (!TVMFFIPyNumpyDataType((const TVMFFIPyNumpyDescrHead*)array->descr, &dtype)) {
+  if (!TVMFFIPyTryNumpyDataType((const TVMFFIPyNumpyDescrHead*)array->descr, &dtype)) {
     *out_status = kTVMFFIPyViewUnsupported;
     return 0;
   }
@@ -160,7 +160,7 @@ static inline int TVMFFIPyTensorFromNumpyFields(PyObject* obj, TVMFFIObjectHandl
                                      !(array->flags & TVMFFI_PY_NUMPY_WRITEABLE), out, out_status);
 }
 
-static inline int TVMFFIPySameTensor(const DLTensor* a, const DLTensor* b) {
+static inline int TVMFFIPyIsSameTensor(const DLTensor* a, const DLTensor* b) {
   if (a->data != b->data || a->ndim != b->ndim || a->dtype.code != b->dtype.code ||
       a->dtype.bits != b->dtype.bits || a->dtype.lanes != b->dtype.lanes) {
     return 0;
@@ -190,8 +190,8 @@ static inline int TVMFFIPyCheckNumpyFields(PyObject* obj, TVMFFIObjectHandle fro
   }
   if (TVMFFIPyViewWasMade(probe_status)) {
     int same = probe_status == buffer_status &&
-               TVMFFIPySameTensor(&((TVMFFIPyTensorObj*)probe)->tensor,
-                                  &((TVMFFIPyTensorObj*)from_buffer)->tensor);
+               TVMFFIPyIsSameTensor(&((TVMFFIPyTensorObj*)probe)->tensor,
+                                    &((TVMFFIPyTensorObj*)from_buffer)->tensor);
     tvm_ffi_py_numpy_fields_state = same ? 1 : -1;
     TVMFFIPyDecRefHoldingGIL(probe);
   }

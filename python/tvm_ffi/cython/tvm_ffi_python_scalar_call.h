@@ -28,7 +28,7 @@ typedef struct {
 static TVMFFIPyScalarCallConfig tvm_ffi_py_scalar_call;
 
 /* Writes the cell of a scalar argument; 0 when value is not one this path takes. */
-static inline int TVMFFIPySetScalarCell(PyObject* value, TVMFFIAny* cell) {
+static inline int TVMFFIPyTrySetScalarCell(PyObject* value, TVMFFIAny* cell) {
   int done;
   if (Py_IS_TYPE(value, &PyLong_Type)) {
     TVMFFIPySetIntCell(value, cell, kTVMFFIInt, &done);

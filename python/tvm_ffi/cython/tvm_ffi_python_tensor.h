@@ -185,7 +185,7 @@ static inline TVMFFIPyTensorObj* TVMFFIPyTensorObjNew(int32_t ndim, PyObject* ow
 }
 
 /* Puts a pooled-sized block no one references back in the pool; 0 when the pool is full. */
-static inline int TVMFFIPyPoolBlock(TVMFFIPyTensorObj* self) {
+static inline int TVMFFIPyTryPoolBlock(TVMFFIPyTensorObj* self) {
   if (tvm_ffi_py_tensor_pool_size >= TVMFFI_PY_POOL_CAPACITY) return 0;
   tvm_ffi_py_tensor_pool[tvm_ffi_py_tensor_pool_size++] = self;
   return 1;
@@ -194,7 +194,7 @@ static inline int TVMFFIPyPoolBlock(TVMFFIPyTensorObj* self) {
 /* Returns the block of a tensor whose last reference is gone, and whose owner is released, to
  * the pool (or frees it). */
 static inline void TVMFFIPyRecycleTensor(TVMFFIPyTensorObj* self) {
-  if (self->tensor.ndim > TVMFFI_PY_POOLED_NDIM || !TVMFFIPyPoolBlock(self)) free(self);
+  if (self->tensor.ndim > TVMFFI_PY_POOLED_NDIM || !TVMFFIPyTryPoolBlock(self)) free(self);
 }
 
 /* Drops a reference held with the GIL. The last reference to one of our tensors is recycled
@@ -284,7 +284,7 @@ static TVM_FFI_PY_ALWAYS_INLINE void TVMFFIPyReleaseBorrowedArgument(TVMFFIObjec
   TVMFFIPyTensorObj* self = (TVMFFIPyTensorObj*)handle;
   if (__atomic_load_n(&self->header.combined_ref_count, __ATOMIC_ACQUIRE) ==
           (((uint64_t)1 << 32) | 1) &&
-      TVMFFIPyPoolBlock(self)) {
+      TVMFFIPyTryPoolBlock(self)) {
     return;
   }
   TVMFFIPyReleaseArgumentOutOfLine(handle);

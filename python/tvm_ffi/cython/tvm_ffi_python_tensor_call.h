@@ -37,7 +37,7 @@ typedef struct {
 
 static TVMFFIPyTensorCallConfig tvm_ffi_py_tensor_call;
 
-/* Whether value is a scalar TVMFFIPySetScalarCell may take (told by type only). */
+/* Whether value is a scalar TVMFFIPyTrySetScalarCell may take (told by type only). */
 static inline int TVMFFIPyIsScalarArgument(PyObject* value) {
   return Py_IS_TYPE(value, &PyLong_Type) || Py_IS_TYPE(value, &PyFloat_Type) || value == Py_None ||
          value == Py_True || value == Py_False;
@@ -122,7 +122,7 @@ static TVM_FFI_PY_NOINLINE PyObject* TVMFFIPyTensorCall(PyObject* self, TVMFFIOb
   temps.num_converted = 0;
   for (Py_ssize_t i = 0; i < num_args && status == 0; ++i) {
     if (!Py_IS_TYPE(args[i], config.type)) {
-      status = TVMFFIPySetScalarCell(args[i], &cells[i]) ? 0 : 1;
+      status = TVMFFIPyTrySetScalarCell(args[i], &cells[i]) ? 0 : 1;
     } else if (TVMFFIPySetTensorCell(&config, args[i], &cells[i], &temps, &env) != 0) {
       status = -1;
     }
@@ -163,7 +163,7 @@ static TVM_FFI_PY_ALWAYS_INLINE PyObject* TVMFFIPyCallInC(PyObject* self, PyObje
   }
   for (Py_ssize_t i = 0; i < num_args; ++i) {
     if (Py_IS_TYPE(args[i], tensor_type)) return TVMFFIPyTensorCall(self, func, args, nargsf, i);
-    if (!TVMFFIPySetScalarCell(args[i], &cells[i])) {
+    if (!TVMFFIPyTrySetScalarCell(args[i], &cells[i])) {
       return TVMFFIPyGeneralCall(self, args, nargsf, kwnames);
     }
   }
