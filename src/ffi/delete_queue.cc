@@ -8,7 +8,7 @@
 // Each queue stays consistent by itself: a deletion queued on one is run by the outermost
 // deletion of that same queue, which is on the stack whenever one is queued, and the two
 // together still bound the nesting.
-#include <tvm/ffi/base_details.h>
+#include <tvm/ffi/base_detail.h>
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/c_thread_api.h>
 

@@ -12,7 +12,7 @@
 // A container or object met again while it is being hashed contributes its type key hash only,
 // which keeps cycles finite.
 #include <tvm/ffi/any.h>
-#include <tvm/ffi/base_details.h>
+#include <tvm/ffi/base_detail.h>
 #include <tvm/ffi/container/map_base.h>
 #include <tvm/ffi/container/seq_base.h>
 #include <tvm/ffi/container/shape.h>

@@ -40,6 +40,7 @@ import re
 from pathlib import Path
 
 import pytest
+from pinned_messages import read_pinned
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PINNED_FILE = Path(__file__).with_name("apache_cpp_messages.txt")
@@ -216,13 +217,8 @@ def _has_form(origin: str, text: str) -> bool:
 
 
 def _pinned() -> list[tuple[str, str]]:
-    """(file, message prefix) pairs from apache_cpp_messages.txt: ``file | prefix | reason``."""
-    pairs = []
-    for line in PINNED_FILE.read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            file, prefix, _reason = (field.strip() for field in line.split(" | "))
-            pairs.append((file, prefix))
-    return pairs
+    """(file, message prefix) pairs from apache_cpp_messages.txt."""
+    return read_pinned(PINNED_FILE)
 
 
 def _is_pinned(file: str, text: str, pinned: list[tuple[str, str]]) -> bool:

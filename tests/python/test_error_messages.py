@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
+from pinned_messages import read_pinned
 
 import tvm_ffi
 
@@ -85,13 +86,8 @@ def _all_messages() -> list[tuple[str, int, str]]:
 
 
 def _pinned() -> list[tuple[str, str]]:
-    """(file, message prefix) pairs from apache_messages.txt: ``file | prefix | reason``."""
-    pairs = []
-    for line in PINNED_FILE.read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            file, prefix, _reason = (field.strip() for field in line.split(" | "))
-            pairs.append((file, prefix))
-    return pairs
+    """(file, message prefix) pairs from apache_messages.txt."""
+    return read_pinned(PINNED_FILE)
 
 
 def test_scan_finds_the_messages() -> None:

@@ -120,7 +120,7 @@ def test_config_prints_the_build_debuginfo_dir(config_script: str) -> None:
 @needs_split_build
 def test_build_debuginfo_dir_gives_file_and_line() -> None:
     filename, lineno, _ = _boundary_frame(None)
-    assert filename.endswith("function_details.h")
+    assert filename.endswith("function_detail.h")
     assert lineno > 0
 
 
@@ -146,7 +146,7 @@ def test_debuginfo_path_finds_a_copy_of_the_folder(
     empty = tmp_path / "empty"
     empty.mkdir()
     filename, lineno, _ = _boundary_frame(f"{empty}:{tmp_path / 'debuginfo'}")
-    assert filename.endswith("function_details.h")
+    assert filename.endswith("function_detail.h")
     assert lineno > 0
 
 

@@ -6,7 +6,7 @@
 #ifndef TVM_FFI_DELETE_QUEUE_H_
 #define TVM_FFI_DELETE_QUEUE_H_
 
-#include <tvm/ffi/base_details.h>
+#include <tvm/ffi/base_detail.h>
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/c_thread_api.h>
 

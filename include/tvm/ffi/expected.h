@@ -4,7 +4,7 @@
 #define TVM_FFI_EXPECTED_H_
 
 #include <tvm/ffi/any.h>
-#include <tvm/ffi/base_details.h>
+#include <tvm/ffi/base_detail.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/type_traits.h>
 

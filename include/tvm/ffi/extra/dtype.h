@@ -4,7 +4,7 @@
 #define TVM_FFI_EXTRA_DTYPE_H_
 
 #include <dlpack/dlpack.h>
-#include <tvm/ffi/base_details.h>
+#include <tvm/ffi/base_detail.h>
 
 #include <cstdint>
 #include <type_traits>

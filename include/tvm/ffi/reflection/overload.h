@@ -19,7 +19,7 @@
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/function.h>
-#include <tvm/ffi/function_details.h>
+#include <tvm/ffi/function_detail.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/reflection/object_def.h>
 #include <tvm/ffi/reflection/registry.h>
