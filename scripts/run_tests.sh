@@ -149,7 +149,9 @@ step "docs"
 bash scripts/build_docs.sh
 
 step "Python tests (with the examples and the tests that compile C++)"
-python3 -m pytest tests/python -n "${JOBS}" --dist loadgroup --durations=25
+# --max-worker-restart=0: a worker that crashes ends the run with the crash reported; with a
+# replacement worker, xdist's loadgroup scheduling can wait forever for the lost group.
+python3 -m pytest tests/python -n "${JOBS}" --dist loadgroup --max-worker-restart=0 --durations=25
 
 step "sanitized builds of the package (ASan+UBSan and TSan at once)"
 bash scripts/check_python_sanitized.sh --build-only address thread
