@@ -26,7 +26,7 @@ BigInt BigIntFromByteArray(const TVMFFIByteArray* input) {
   if (input == nullptr)
     TVM_FFI_THROW(ValueError) << "TVMFFIBigIntFromByteArray(): the content is NULL";
   if (input->size % sizeof(int64_t) != 0) {
-    TVM_FFI_THROW(ValueError) << "TVMFFIBigIntFromByteArray(): expected whole 64-bit words, got "
+    TVM_FFI_THROW(ValueError) << "BigInt content must contain whole 64-bit words, got "
                               << input->size << " bytes";
   }
   if (input->size != 0 && input->data == nullptr) {

@@ -615,13 +615,12 @@ TVM_FFI_INLINE Expected<Any> ShallowCopyForMutation(AnyView value) noexcept {
   static const reflection::TypeAttrColumn copiers(::tvm::ffi::type_attr::kShallowCopy);
   AnyView copier = copiers[value.type_index()];
   if (copier.type_index() != TypeIndex::kTVMFFIFunction) {
-    return Unexpected(
-        Error("TypeError",
-              "StructuralMutator: __ffi_shallow_copy__ must be an ffi.Function (type `" +
-                  value.GetTypeKey() +
-                  "` has none, so its fields cannot be "
-                  "rewritten)",
-              ""));
+    return Unexpected(Error("TypeError",
+                            "__ffi_shallow_copy__ must be an ffi.Function (type `" +
+                                value.GetTypeKey() +
+                                "` has none, so its fields cannot be "
+                                "rewritten)",
+                            ""));
   }
   Expected<Any> copy = copier.cast<Function>().CallExpected<Any>(value);
   if (copy.is_err()) return copy;
